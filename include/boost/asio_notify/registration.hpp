@@ -1,0 +1,74 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_REGISTRATION_HPP
+#define BOOST_ASIO_NOTIFY_REGISTRATION_HPP
+
+#include <boost/asio_notify/flags.hpp>
+#include <boost/system/error_code.hpp>
+
+#include <cstdint>
+
+namespace boost {
+namespace asio_notify {
+
+/// The operating system's socket handle: `SOCKET` on Windows, a file descriptor elsewhere.
+#if defined(_WIN32)
+using native_socket_type = std::uintptr_t;
+#else
+using native_socket_type = int;
+#endif
+
+/// One entry of a registration batch given to `port::process` (Windows: `SOCK_NOTIFY_REGISTRATION`).
+struct registration
+{
+  /// The socket whose registration the entry acts on.
+  native_socket_type socket{};
+
+  /// The value packets for this registration carry back. It cannot change while the
+  /// registration exists: remove, wait for the `events::remove` packet, then register again.
+  void* key = nullptr;
+
+  /// The conditions of interest; a subset of `filter_events`.
+  asio_notify::events filter = asio_notify::events::none;
+
+  /// What to do: exactly one of `enable`, `disable` and `remove`.
+  asio_notify::operation operation = asio_notify::operation::enable;
+
+  /// How packets are produced; see `trigger`. Read by `operation::enable` only.
+  asio_notify::trigger triggers = asio_notify::trigger::level;
+
+  /// Written by `port::process`: the outcome of this entry alone.
+  boost::system::error_code result;
+};
+
+/// Whether a dequeued packet reports socket conditions or was posted with `port::post`.
+enum class packet_kind : std::uint8_t
+{
+  notification, ///< From a registration: `events` is set.
+  user          ///< From `port::post`: `value` is set.
+};
+
+/// One dequeued packet (Windows: an `OVERLAPPED_ENTRY`).
+struct packet
+{
+  /// The registration's key, or the key given to `port::post`.
+  void* key = nullptr;
+
+  /// Notification packets: the conditions that hold (never `none`).
+  asio_notify::events events = asio_notify::events::none;
+
+  /// User packets: the value given to `port::post`.
+  std::uint32_t value = 0;
+
+  /// Which of the two kinds this packet is.
+  packet_kind kind = packet_kind::notification;
+};
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

@@ -1,0 +1,497 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The Linux backend of the port: the socket state notification contract emulated on
+// epoll, with an eventfd that wakes dequeuers for packets the kernel does not produce
+// (user packets and the `remove` packet that ends every removed registration).
+//
+// How the rules map onto epoll:
+// - level / edge / one-shot are EPOLL(ET|ONESHOT); re-enabling is EPOLL_CTL_MOD.
+// - disable is EPOLL_CTL_DEL while the registration is kept in `entries`: epoll reports
+//   EPOLLHUP and EPOLLERR even for an empty event mask, so DEL is the only silence.
+// - every registration has a generation carried in epoll_data; events that were in flight
+//   when a registration was removed or replaced fail the generation check and are dropped
+//   under the same lock that queues the `remove` packet, so nothing follows it.
+// - "one port per socket" is enforced by a process-wide table keyed by the socket's
+//   identity (device and inode), so a closed and reused descriptor is not mistaken for
+//   the socket it replaced.
+
+#include "port_backend.hpp"
+
+#include <boost/asio/error.hpp>
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
+namespace boost {
+namespace asio_notify {
+
+using boost::system::error_code;
+
+namespace {
+
+error_code last_error() { return error_code(errno, boost::system::system_category()); }
+
+// What identifies an open socket across descriptor reuse.
+struct socket_identity
+{
+  dev_t device = 0;
+  ino_t inode = 0;
+  bool operator==(const socket_identity& o) const { return device == o.device && inode == o.inode; }
+};
+
+error_code identify_socket(int fd, socket_identity& id)
+{
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return last_error();
+  if (!S_ISSOCK(st.st_mode))
+    return boost::asio::error::not_socket;
+  id = {st.st_dev, st.st_ino};
+  return {};
+}
+
+bool is_datagram_socket(int fd)
+{
+  int type = 0;
+  socklen_t len = sizeof(type);
+  return ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
+}
+
+// Rule 1: a socket belongs to one port. Keyed by descriptor; the identity tells a live
+// owner from a stale entry left by a socket closed without removal.
+class socket_owners
+{
+public:
+  error_code claim(int fd, const socket_identity& id, const void* owner)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, inserted] = owners_.try_emplace(fd, entry{id, owner});
+    if (!inserted)
+    {
+      if (it->second.owner != owner && it->second.id == id)
+        return boost::asio::error::already_open;
+      it->second = entry{id, owner};
+    }
+    return {};
+  }
+
+  void release(int fd, const void* owner)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = owners_.find(fd);
+    if (it != owners_.end() && it->second.owner == owner)
+      owners_.erase(it);
+  }
+
+  static socket_owners& instance()
+  {
+    static socket_owners owners;
+    return owners;
+  }
+
+private:
+  struct entry
+  {
+    socket_identity id;
+    const void* owner;
+  };
+  std::mutex mutex_;
+  std::unordered_map<int, entry> owners_;
+};
+
+constexpr std::uint64_t wakeup_tag = ~std::uint64_t(0);
+
+std::uint64_t make_tag(int fd, std::uint32_t generation)
+{
+  return (std::uint64_t(generation) << 32) | std::uint32_t(fd);
+}
+
+std::uint32_t epoll_mask(events filter, trigger triggers)
+{
+  std::uint32_t mask = 0;
+  if (has_any(filter, events::in))
+    mask |= EPOLLIN;
+  if (has_any(filter, events::out))
+    mask |= EPOLLOUT;
+  if (has_any(filter, events::hangup))
+    mask |= EPOLLRDHUP;
+  // An empty filter waits for errors only; epoll reports EPOLLHUP regardless of the mask,
+  // so level triggering would report an unwanted hang-up forever.
+  if (has_any(triggers, trigger::edge) || filter == events::none)
+    mask |= EPOLLET;
+  if (has_any(triggers, trigger::oneshot))
+    mask |= EPOLLONESHOT;
+  return mask;
+}
+
+} // namespace
+
+struct port::impl
+{
+  struct entry
+  {
+    void* key = nullptr;
+    events filter = events::none;
+    trigger triggers = trigger::none;
+    std::uint32_t generation = 0;
+    socket_identity id;
+    bool datagram = false; // rule 10: never report hangup
+    bool in_epoll = false; // false after disable (EPOLL_CTL_DEL)
+    bool enabled = false;  // false after disable, or after a one-shot packet
+  };
+
+  int epoll_fd = -1;
+  int wakeup_fd = -1;
+  std::mutex mutex;
+  std::unordered_map<int, entry> entries;
+  std::deque<packet> queued; // user and remove packets, woken through wakeup_fd
+  std::uint32_t next_generation = 1;
+
+  ~impl()
+  {
+    for (auto& e : entries)
+      socket_owners::instance().release(e.first, this);
+    if (wakeup_fd >= 0)
+      ::close(wakeup_fd);
+    if (epoll_fd >= 0)
+      ::close(epoll_fd);
+  }
+
+  // --- registration (called with `mutex` held) ---
+
+  error_code apply(const registration& r)
+  {
+    switch (r.operation)
+    {
+    case operation::enable:
+      return enable(r);
+    case operation::disable:
+      return disable(r.socket);
+    default:
+      return remove(r.socket);
+    }
+  }
+
+  error_code enable(const registration& r)
+  {
+    auto it = entries.find(r.socket);
+    if (it != entries.end() && it->second.key == r.key && it->second.in_epoll)
+    {
+      // The hot path: re-arming or changing the filter of a live registration.
+      error_code ec = arm(r.socket, it->second, r.filter, r.triggers, EPOLL_CTL_MOD);
+      if (ec != boost::asio::error::not_found)
+        return ec;
+      // ENOENT: the socket was closed and the descriptor reused; register it afresh.
+    }
+    return enable_slow(r);
+  }
+
+  error_code enable_slow(const registration& r)
+  {
+    socket_identity id;
+    if (error_code ec = identify_socket(r.socket, id))
+      return ec;
+    auto it = entries.find(r.socket);
+    if (it != entries.end() && !(it->second.id == id))
+    {
+      forget(it); // rule 4: the old socket was closed, its registration went with it
+      it = entries.end();
+    }
+    if (it != entries.end())
+    {
+      if (it->second.key != r.key)
+        return boost::asio::error::invalid_argument; // rule 2
+      return arm(r.socket, it->second, r.filter, r.triggers,
+                 it->second.in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
+    }
+    if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
+      return ec;
+    entry e;
+    e.key = r.key;
+    e.id = id;
+    e.generation = next_generation++;
+    e.datagram = is_datagram_socket(r.socket);
+    if (error_code ec = arm(r.socket, e, r.filter, r.triggers, EPOLL_CTL_ADD))
+    {
+      socket_owners::instance().release(r.socket, this);
+      return ec;
+    }
+    entries.emplace(r.socket, e);
+    return {};
+  }
+
+  error_code arm(int fd, entry& e, events filter, trigger triggers, int op)
+  {
+    epoll_event ev{};
+    ev.events = epoll_mask(filter, triggers);
+    ev.data.u64 = make_tag(fd, e.generation);
+    if (::epoll_ctl(epoll_fd, op, fd, &ev) != 0)
+    {
+      const int err = errno;
+      // A descriptor already in the set (or missing from it) only means our view lagged.
+      if (err == EEXIST && op == EPOLL_CTL_ADD)
+        return arm(fd, e, filter, triggers, EPOLL_CTL_MOD);
+      return error_code(err, boost::system::system_category());
+    }
+    e.filter = filter;
+    e.triggers = triggers;
+    e.in_epoll = true;
+    e.enabled = true;
+    return {};
+  }
+
+  // Finds the live registration of `fd`, dropping one whose socket was closed.
+  error_code find_live(int fd, std::unordered_map<int, entry>::iterator& it)
+  {
+    it = entries.find(fd);
+    if (it == entries.end())
+      return boost::asio::error::not_found;
+    socket_identity id;
+    error_code ec = identify_socket(fd, id);
+    if (!ec && !(id == it->second.id))
+      ec = boost::asio::error::not_found;
+    if (ec)
+      forget(it);
+    return ec;
+  }
+
+  error_code disable(int fd)
+  {
+    std::unordered_map<int, entry>::iterator it;
+    if (error_code ec = find_live(fd, it))
+      return ec;
+    if (it->second.in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+      return last_error();
+    it->second.in_epoll = false;
+    it->second.enabled = false;
+    return {};
+  }
+
+  error_code remove(int fd)
+  {
+    std::unordered_map<int, entry>::iterator it;
+    if (error_code ec = find_live(fd, it))
+      return ec;
+    if (it->second.in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+      return last_error();
+    packet p;
+    p.key = it->second.key;
+    p.events = events::remove;
+    forget(it);
+    queue(p);
+    return {};
+  }
+
+  void forget(std::unordered_map<int, entry>::iterator it)
+  {
+    socket_owners::instance().release(it->first, this);
+    entries.erase(it);
+  }
+
+  // --- packets produced here rather than by the kernel (called with `mutex` held) ---
+
+  void queue(const packet& p)
+  {
+    queued.push_back(p);
+    if (queued.size() == 1)
+    {
+      const std::uint64_t one = 1;
+      // Cannot fail short of a counter overflow, which a one-per-empty-queue write never reaches.
+      [[maybe_unused]] ssize_t n = ::write(wakeup_fd, &one, sizeof(one));
+    }
+  }
+
+  std::size_t take_queued(packet* out, std::size_t capacity)
+  {
+    const std::size_t n = std::min(capacity, queued.size());
+    std::copy_n(queued.begin(), n, out);
+    queued.erase(queued.begin(), queued.begin() + static_cast<std::ptrdiff_t>(n));
+    if (n != 0 && queued.empty())
+    {
+      std::uint64_t count;
+      [[maybe_unused]] ssize_t r = ::read(wakeup_fd, &count, sizeof(count)); // level: quiet now
+    }
+    return n;
+  }
+
+  // Turns one epoll event into a packet; false when it must be dropped.
+  bool translate(const epoll_event& ev, packet& out)
+  {
+    const int fd = static_cast<int>(ev.data.u64 & 0xffffffffu);
+    auto it = entries.find(fd);
+    if (it == entries.end() || it->second.generation != (ev.data.u64 >> 32) || !it->second.enabled)
+      return false; // removed, replaced or disabled since the kernel queued it
+    entry& e = it->second;
+    events found = events::none;
+    if ((ev.events & EPOLLIN) && has_any(e.filter, events::in))
+      found |= events::in;
+    if ((ev.events & EPOLLOUT) && has_any(e.filter, events::out))
+      found |= events::out;
+    if ((ev.events & (EPOLLRDHUP | EPOLLHUP)) && has_any(e.filter, events::hangup) && !e.datagram)
+      found |= events::hangup;
+    if (ev.events & EPOLLERR)
+      found |= events::error;
+    const bool oneshot = has_any(e.triggers, trigger::oneshot);
+    if (found == events::none)
+    {
+      if (oneshot) // the kernel disarmed it for a condition nobody asked for: re-arm
+        arm(fd, e, e.filter, e.triggers, EPOLL_CTL_MOD);
+      return false;
+    }
+    if (oneshot)
+      e.enabled = false; // rule 7; EPOLLONESHOT disarmed it in the kernel too
+    out.key = e.key;
+    out.events = found;
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    return true;
+  }
+
+  // --- dequeue ---
+
+  std::size_t dequeue(packet* out, std::size_t capacity, std::chrono::milliseconds timeout,
+                      error_code& ec)
+  {
+    using clock = std::chrono::steady_clock;
+    const bool forever = timeout == port::infinite;
+    const clock::time_point deadline = forever ? clock::time_point::max() : clock::now() + timeout;
+    constexpr std::size_t max_batch = 128;
+    epoll_event evs[max_batch];
+    std::size_t n = 0;
+    for (;;)
+    {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        n += take_queued(out + n, capacity - n);
+      }
+      if (n == capacity)
+        return n;
+      int wait_ms = 0;
+      if (n == 0)
+        wait_ms = forever ? -1 : remaining_ms(deadline);
+      const int max = static_cast<int>(std::min(capacity - n, max_batch));
+      const int got = ::epoll_wait(epoll_fd, evs, max, wait_ms);
+      if (got < 0)
+      {
+        if (errno == EINTR)
+          continue;
+        ec = last_error();
+        return n;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (int i = 0; i < got; ++i)
+          if (evs[i].data.u64 != wakeup_tag && translate(evs[i], out[n]))
+            ++n;
+      }
+      if (n != 0 || wait_ms == 0 || (got == 0 && !forever))
+        return n;
+      if (!forever && clock::now() >= deadline)
+        return n;
+      // Everything the kernel reported was stale; wait again for the time that is left.
+    }
+  }
+
+  static int remaining_ms(std::chrono::steady_clock::time_point deadline)
+  {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 0x7fffffff));
+  }
+};
+
+namespace detail {
+
+std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(error_code& ec)
+{
+  std::unique_ptr<port::impl, port::impl_deleter> p(new port::impl);
+  p->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
+  if (p->epoll_fd < 0)
+  {
+    ec = last_error();
+    return nullptr;
+  }
+  p->wakeup_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (p->wakeup_fd < 0)
+  {
+    ec = last_error();
+    return nullptr;
+  }
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.u64 = wakeup_tag;
+  if (::epoll_ctl(p->epoll_fd, EPOLL_CTL_ADD, p->wakeup_fd, &ev) != 0)
+  {
+    ec = last_error();
+    return nullptr;
+  }
+  ec = {};
+  return p;
+}
+
+} // namespace detail
+
+bool is_supported() noexcept { return true; }
+
+void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
+
+std::size_t port::process(boost::span<registration> registrations, boost::span<packet> packets,
+                          std::chrono::milliseconds timeout, error_code& ec)
+{
+  ec = {};
+  if (!impl_)
+  {
+    ec = boost::asio::error::bad_descriptor;
+    return 0;
+  }
+  for (registration& r : registrations)
+  {
+    r.result = validate(r);
+    if (!r.result)
+    {
+      std::lock_guard<std::mutex> lock(impl_->mutex);
+      r.result = impl_->apply(r);
+    }
+  }
+  if (packets.empty())
+    return 0;
+  return impl_->dequeue(packets.data(), packets.size(), timeout, ec);
+}
+
+void port::post(void* key, std::uint32_t value, error_code& ec)
+{
+  ec = {};
+  if (!impl_)
+  {
+    ec = boost::asio::error::bad_descriptor;
+    return;
+  }
+  packet p;
+  p.key = key;
+  p.value = value;
+  p.kind = packet_kind::user;
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->queue(p);
+}
+
+port::native_handle_type port::native_handle() const noexcept
+{
+  return impl_ ? impl_->epoll_fd : -1;
+}
+
+} // namespace asio_notify
+} // namespace boost
