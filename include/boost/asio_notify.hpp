@@ -1,0 +1,23 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Boost.AsioNotify: a readiness reactor for Boost.Asio built on socket state notifications.
+#ifndef BOOST_ASIO_NOTIFY_HPP
+#define BOOST_ASIO_NOTIFY_HPP
+
+#include <boost/asio_notify/basic_datagram_socket.hpp>
+#include <boost/asio_notify/basic_socket.hpp>
+#include <boost/asio_notify/basic_socket_acceptor.hpp>
+#include <boost/asio_notify/basic_stream_socket.hpp>
+#include <boost/asio_notify/connect.hpp>
+#include <boost/asio_notify/flags.hpp>
+#include <boost/asio_notify/ip/tcp.hpp>
+#include <boost/asio_notify/ip/udp.hpp>
+#include <boost/asio_notify/port.hpp>
+#include <boost/asio_notify/reactor.hpp>
+#include <boost/asio_notify/registration.hpp>
+
+#endif

@@ -1,0 +1,303 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
+#define BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
+
+#include <boost/asio_notify/basic_socket.hpp>
+
+#include <boost/asio/buffer.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace boost {
+namespace asio_notify {
+
+/** A datagram socket on the notify reactor: `boost::asio::basic_datagram_socket`'s
+    members with the same semantics (a datagram of zero bytes is data, not end of file).
+    Asynchronous operations follow the same rules as `basic_stream_socket`'s. */
+template <class Protocol, class Executor = boost::asio::any_io_executor>
+class basic_datagram_socket : public basic_socket<Protocol, Executor>
+{
+  using base = basic_socket<Protocol, Executor>;
+  using wait_for = detail::socket_ops::wait_for;
+  using signature = void(boost::system::error_code, std::size_t);
+
+public:
+  using typename base::endpoint_type;
+  using typename base::executor_type;
+  using typename base::native_handle_type;
+  using typename base::protocol_type;
+  using message_flags = boost::asio::socket_base::message_flags;
+
+  /// Rebinds the socket type to another executor.
+  template <class Executor1>
+  struct rebind_executor
+  {
+    /// The socket type when rebound to the specified executor.
+    using other = basic_datagram_socket<Protocol, Executor1>;
+  };
+
+  /// Construct a closed socket using `ex` for its operations.
+  explicit basic_datagram_socket(const executor_type& ex) : base(ex) {}
+
+  /// Construct a closed socket using the context's executor.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  explicit basic_datagram_socket(ExecutionContext& context) : base(context.get_executor())
+  {
+  }
+
+  /// Construct and open a socket.
+  basic_datagram_socket(const executor_type& ex, const protocol_type& protocol) : base(ex, protocol) {}
+
+  /// Construct and open a socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_datagram_socket(ExecutionContext& context, const protocol_type& protocol)
+      : base(context.get_executor(), protocol)
+  {
+  }
+
+  /// Construct a socket opened and bound to `endpoint`.
+  basic_datagram_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex, endpoint) {}
+
+  /// Construct a socket opened and bound to `endpoint`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_datagram_socket(ExecutionContext& context, const endpoint_type& endpoint)
+      : base(context.get_executor(), endpoint)
+  {
+  }
+
+  /// Construct a socket owning an existing native socket.
+  basic_datagram_socket(const executor_type& ex, const protocol_type& protocol,
+                        const native_handle_type& native)
+      : base(ex, protocol, native)
+  {
+  }
+
+  /// Construct a socket owning an existing native socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_datagram_socket(ExecutionContext& context, const protocol_type& protocol,
+                        const native_handle_type& native)
+      : base(context.get_executor(), protocol, native)
+  {
+  }
+
+  /// Move-construct; `other` is left closed.
+  basic_datagram_socket(basic_datagram_socket&& other) noexcept = default;
+
+  /// Move-assign (closing this socket first); `other` is left closed.
+  basic_datagram_socket& operator=(basic_datagram_socket&& other) noexcept = default;
+
+  /// Move-construct from a socket with another executor type.
+  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
+  basic_datagram_socket(basic_datagram_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  {
+  }
+
+  /// Destroy the socket: pending operations complete with `operation_aborted`.
+  ~basic_datagram_socket() = default;
+
+  /// Send a datagram to the connected peer.
+  template <class ConstBufferSequence>
+  std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = send(buffers, flags, ec);
+    detail::throw_if(ec, "send");
+    return n;
+  }
+
+  /// Send a datagram to the connected peer.
+  template <class ConstBufferSequence>
+  std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
+                   boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
+    });
+  }
+
+  /// Send a datagram to `destination`.
+  template <class ConstBufferSequence>
+  std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
+                      message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = send_to(buffers, destination, flags, ec);
+    detail::throw_if(ec, "send_to");
+    return n;
+  }
+
+  /// Send a datagram to `destination`.
+  template <class ConstBufferSequence>
+  std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
+                      message_flags flags, boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      return detail::socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
+                                        destination.size(), e);
+    });
+  }
+
+  /// Receive a datagram from the connected peer.
+  template <class MutableBufferSequence>
+  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = receive(buffers, flags, ec);
+    detail::throw_if(ec, "receive");
+    return n;
+  }
+
+  /// Receive a datagram from the connected peer.
+  template <class MutableBufferSequence>
+  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
+                      boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
+    });
+  }
+
+  /// Receive a datagram; `sender` is set to where it came from.
+  template <class MutableBufferSequence>
+  std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                           message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = receive_from(buffers, sender, flags, ec);
+    detail::throw_if(ec, "receive_from");
+    return n;
+  }
+
+  /// Receive a datagram; `sender` is set to where it came from.
+  template <class MutableBufferSequence>
+  std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                           message_flags flags, boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      std::size_t len = sender.capacity();
+      const std::size_t n =
+          detail::socket_ops::recvfrom(s, a.bufs, a.count, flags, sender.data(), len, e);
+      if (!e)
+        sender.resize(len);
+      return n;
+    });
+  }
+
+  /// Start an asynchronous send to the connected peer; handler `void(error_code, std::size_t)`.
+  /// With `boost::asio::null_buffers` it completes when the socket is writable.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send(const ConstBufferSequence& buffers, message_flags flags,
+                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+      return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+    else
+      return this->template initiate<signature>(std::forward<WriteToken>(token), detail::write_op,
+                                                detail::send_performer<ConstBufferSequence>{{}, buffers, flags, false});
+  }
+
+  /// Start an asynchronous send to the connected peer.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send(const ConstBufferSequence& buffers,
+                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_send(buffers, 0, std::forward<WriteToken>(token));
+  }
+
+  /// Start an asynchronous send to `destination`; handler `void(error_code, std::size_t)`.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
+                     message_flags flags,
+                     WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+      return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+    else
+      return this->template initiate<signature>(
+          std::forward<WriteToken>(token), detail::write_op,
+          detail::send_to_performer<ConstBufferSequence, endpoint_type>{{}, buffers, destination, flags});
+  }
+
+  /// Start an asynchronous send to `destination`.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
+                     WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_send_to(buffers, destination, 0, std::forward<WriteToken>(token));
+  }
+
+  /// Start an asynchronous receive from the connected peer; handler
+  /// `void(error_code, std::size_t)`. With `null_buffers` it completes when readable.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+      return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+    else
+      return this->template initiate<signature>(std::forward<ReadToken>(token), detail::read_op,
+                                                detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, false});
+  }
+
+  /// Start an asynchronous receive from the connected peer.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive(const MutableBufferSequence& buffers,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_receive(buffers, 0, std::forward<ReadToken>(token));
+  }
+
+  /// Start an asynchronous receive; `sender` (which must outlive the operation) is set
+  /// to where the datagram came from. Handler `void(error_code, std::size_t)`.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                          message_flags flags,
+                          ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+      return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+    else
+      return this->template initiate<signature>(
+          std::forward<ReadToken>(token), detail::read_op,
+          detail::receive_from_performer<MutableBufferSequence, endpoint_type>{{}, buffers, &sender, flags});
+  }
+
+  /// Start an asynchronous receive; `sender` is set to where the datagram came from.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                          ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_receive_from(buffers, sender, 0, std::forward<ReadToken>(token));
+  }
+
+private:
+  template <class Token>
+  auto readiness(wait_for w, detail::op_type type, Token&& token)
+  {
+    return this->template initiate<signature>(std::forward<Token>(token), type,
+                                              detail::wait_performer<true>{w});
+  }
+};
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

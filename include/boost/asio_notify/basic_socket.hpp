@@ -1,0 +1,205 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_BASIC_SOCKET_HPP
+#define BOOST_ASIO_NOTIFY_BASIC_SOCKET_HPP
+
+#include <boost/asio_notify/detail/socket_object.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <type_traits>
+
+namespace boost {
+namespace asio_notify {
+
+/** The functionality common to stream and datagram sockets on the notify reactor: the
+    members of `boost::asio::basic_socket`, with the same semantics.
+
+    The socket is served by the `reactor` of its executor's execution context.
+    Thread safety: distinct objects are safe; a shared object is not, except that
+    `cancel` and `close` may race with operations that are in progress. */
+template <class Protocol, class Executor = boost::asio::any_io_executor>
+class basic_socket : public detail::socket_object<Protocol, Executor>
+{
+  using base = detail::socket_object<Protocol, Executor>;
+
+public:
+  using typename base::endpoint_type;
+  using typename base::executor_type;
+  using typename base::native_handle_type;
+  using typename base::protocol_type;
+
+  /// A basic_socket is always the lowest layer.
+  using lowest_layer_type = basic_socket;
+
+  /// Rebinds the socket type to another executor.
+  template <class Executor1>
+  struct rebind_executor
+  {
+    /// The socket type when rebound to the specified executor.
+    using other = basic_socket<Protocol, Executor1>;
+  };
+
+  /// Get a reference to the lowest layer (this object).
+  lowest_layer_type& lowest_layer() noexcept { return *this; }
+
+  /// Get a const reference to the lowest layer (this object).
+  const lowest_layer_type& lowest_layer() const noexcept { return *this; }
+
+  /// Connect the socket to the specified endpoint, opening it first if needed.
+  void connect(const endpoint_type& peer)
+  {
+    boost::system::error_code ec;
+    connect(peer, ec);
+    detail::throw_if(ec, "connect");
+  }
+
+  /// Connect the socket to the specified endpoint, opening it first if needed.
+  void connect(const endpoint_type& peer, boost::system::error_code& ec)
+  {
+    if (!this->is_open())
+    {
+      this->open(peer.protocol(), ec);
+      if (ec)
+        return;
+    }
+    detail::socket_ops::connect(this->state_->socket, peer.data(), peer.size(), ec);
+    if (!detail::socket_ops::would_block(ec))
+      return;
+    // The descriptor is non-blocking (an earlier async operation made it so): wait here.
+    if (detail::socket_ops::poll(this->state_->socket, detail::socket_ops::wait_for::write, -1, ec))
+      detail::socket_ops::connect_result(this->state_->socket, ec);
+  }
+
+  /** Start an asynchronous connect, opening the socket first if needed. The handler is
+      `void(error_code)`. Cancellation: terminal, partial, total. */
+  template <class ConnectToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_connect(const endpoint_type& peer,
+                     ConnectToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    boost::system::error_code ec;
+    if (!this->is_open())
+      this->open(peer.protocol(), ec);
+    return this->template initiate<void(boost::system::error_code)>(
+        std::forward<ConnectToken>(token), detail::write_op,
+        detail::unless_failed<detail::connect_performer<endpoint_type>>{{peer}, ec});
+  }
+
+  /// Disable sends or receives on the socket.
+  void shutdown(boost::asio::socket_base::shutdown_type what)
+  {
+    boost::system::error_code ec;
+    shutdown(what, ec);
+    detail::throw_if(ec, "shutdown");
+  }
+
+  /// Disable sends or receives on the socket.
+  void shutdown(boost::asio::socket_base::shutdown_type what, boost::system::error_code& ec)
+  {
+    if (this->open_or_fail(ec))
+      detail::socket_ops::shutdown(this->state_->socket, static_cast<int>(what), ec);
+  }
+
+  /// Get the remote endpoint of the socket.
+  endpoint_type remote_endpoint() const
+  {
+    boost::system::error_code ec;
+    endpoint_type ep = remote_endpoint(ec);
+    detail::throw_if(ec, "remote_endpoint");
+    return ep;
+  }
+
+  /// Get the remote endpoint of the socket.
+  endpoint_type remote_endpoint(boost::system::error_code& ec) const
+  {
+    endpoint_type ep;
+    if (!this->open_or_fail(ec))
+      return ep;
+    std::size_t len = ep.capacity();
+    detail::socket_ops::peer_address(this->state_->socket, ep.data(), len, ec);
+    if (ec)
+      return endpoint_type();
+    ep.resize(len);
+    return ep;
+  }
+
+  /// The number of bytes that may be read without blocking.
+  std::size_t available() const
+  {
+    boost::system::error_code ec;
+    std::size_t n = available(ec);
+    detail::throw_if(ec, "available");
+    return n;
+  }
+
+  /// The number of bytes that may be read without blocking.
+  std::size_t available(boost::system::error_code& ec) const
+  {
+    return this->open_or_fail(ec) ? detail::socket_ops::available(this->state_->socket, ec) : 0;
+  }
+
+  /// Whether the socket is at the out-of-band data mark.
+  bool at_mark() const
+  {
+    boost::system::error_code ec;
+    bool b = at_mark(ec);
+    detail::throw_if(ec, "at_mark");
+    return b;
+  }
+
+  /// Whether the socket is at the out-of-band data mark.
+  bool at_mark(boost::system::error_code& ec) const
+  {
+    return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->state_->socket, ec);
+  }
+
+protected:
+  explicit basic_socket(const executor_type& ex) : base(ex) {}
+
+  basic_socket(const executor_type& ex, const protocol_type& protocol) : base(ex)
+  {
+    this->open(protocol);
+  }
+
+  basic_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex)
+  {
+    this->open(endpoint.protocol());
+    this->bind(endpoint);
+  }
+
+  basic_socket(const executor_type& ex, const protocol_type& protocol,
+               const native_handle_type& native)
+      : base(ex)
+  {
+    this->assign(protocol, native);
+  }
+
+  basic_socket(basic_socket&&) noexcept = default;
+  basic_socket& operator=(basic_socket&&) noexcept = default;
+
+  template <class Executor1>
+  basic_socket(basic_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  {
+  }
+
+  ~basic_socket() = default;
+
+  template <class, class> friend class basic_socket;
+};
+
+namespace detail {
+
+/// True for types that can provide an executor for an I/O object: execution contexts.
+template <class T>
+constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
+
+} // namespace detail
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

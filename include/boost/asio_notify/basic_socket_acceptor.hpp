@@ -1,0 +1,331 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_BASIC_SOCKET_ACCEPTOR_HPP
+#define BOOST_ASIO_NOTIFY_BASIC_SOCKET_ACCEPTOR_HPP
+
+#include <boost/asio_notify/basic_socket.hpp>
+
+#include <tuple>
+#include <type_traits>
+
+namespace boost {
+namespace asio_notify {
+
+namespace detail {
+
+// Accept completions: hand the new handle to a caller's socket...
+template <class Socket, class Protocol>
+struct assign_accepted
+{
+  Socket* peer;
+  Protocol protocol;
+
+  std::tuple<boost::system::error_code> operator()(boost::system::error_code ec,
+                                                   native_socket_type s) const
+  {
+    if (!ec)
+      peer->assign(protocol, s, ec);
+    if (ec && s != socket_ops::invalid_socket && !peer->is_open())
+    {
+      boost::system::error_code ignored;
+      socket_ops::close(s, ignored);
+    }
+    return std::make_tuple(ec);
+  }
+};
+
+// ...or to a socket created for the handler (the move-accept forms).
+template <class Socket, class Protocol>
+struct make_accepted
+{
+  typename Socket::executor_type executor;
+  Protocol protocol;
+
+  std::tuple<boost::system::error_code, Socket> operator()(boost::system::error_code ec,
+                                                           native_socket_type s) const
+  {
+    Socket peer(executor);
+    const auto result = assign_accepted<Socket, Protocol>{&peer, protocol}(ec, s);
+    return std::tuple<boost::system::error_code, Socket>(std::get<0>(result), std::move(peer));
+  }
+};
+
+} // namespace detail
+
+/** An acceptor of connections on the notify reactor: `boost::asio::basic_socket_acceptor`'s
+    members with the same semantics. An accept error (for example `EMFILE` when the
+    process is out of descriptors) reaches the handler and leaves the acceptor usable. */
+template <class Protocol, class Executor = boost::asio::any_io_executor>
+class basic_socket_acceptor : public detail::socket_object<Protocol, Executor>
+{
+  using base = detail::socket_object<Protocol, Executor>;
+  using wait_for = detail::socket_ops::wait_for;
+
+public:
+  using typename base::endpoint_type;
+  using typename base::executor_type;
+  using typename base::native_handle_type;
+  using typename base::protocol_type;
+
+  /// The socket type the move-accept forms create for the acceptor's executor.
+  using socket_type = typename Protocol::socket::template rebind_executor<Executor>::other;
+
+  /// Rebinds the acceptor type to another executor.
+  template <class Executor1>
+  struct rebind_executor
+  {
+    /// The acceptor type when rebound to the specified executor.
+    using other = basic_socket_acceptor<Protocol, Executor1>;
+  };
+
+  /// Construct a closed acceptor using `ex` for its operations.
+  explicit basic_socket_acceptor(const executor_type& ex) : base(ex) {}
+
+  /// Construct a closed acceptor using the context's executor.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  explicit basic_socket_acceptor(ExecutionContext& context) : base(context.get_executor())
+  {
+  }
+
+  /// Construct an open acceptor.
+  basic_socket_acceptor(const executor_type& ex, const protocol_type& protocol) : base(ex)
+  {
+    this->open(protocol);
+  }
+
+  /// Construct an open acceptor.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol)
+      : basic_socket_acceptor(context.get_executor(), protocol)
+  {
+  }
+
+  /// Construct an acceptor listening on `endpoint` (open, optionally reuse_address, bind, listen).
+  basic_socket_acceptor(const executor_type& ex, const endpoint_type& endpoint,
+                        bool reuse_addr = true)
+      : base(ex)
+  {
+    this->open(endpoint.protocol());
+    if (reuse_addr)
+      this->set_option(boost::asio::socket_base::reuse_address(true));
+    this->bind(endpoint);
+    listen();
+  }
+
+  /// Construct an acceptor listening on `endpoint`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket_acceptor(ExecutionContext& context, const endpoint_type& endpoint,
+                        bool reuse_addr = true)
+      : basic_socket_acceptor(context.get_executor(), endpoint, reuse_addr)
+  {
+  }
+
+  /// Construct an acceptor owning an existing native socket.
+  basic_socket_acceptor(const executor_type& ex, const protocol_type& protocol,
+                        const native_handle_type& native)
+      : base(ex)
+  {
+    this->assign(protocol, native);
+  }
+
+  /// Construct an acceptor owning an existing native socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol,
+                        const native_handle_type& native)
+      : basic_socket_acceptor(context.get_executor(), protocol, native)
+  {
+  }
+
+  /// Move-construct; `other` is left closed.
+  basic_socket_acceptor(basic_socket_acceptor&& other) noexcept = default;
+
+  /// Move-assign (closing this acceptor first); `other` is left closed.
+  basic_socket_acceptor& operator=(basic_socket_acceptor&& other) noexcept = default;
+
+  /// Move-construct from an acceptor with another executor type.
+  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
+  basic_socket_acceptor(basic_socket_acceptor<Protocol, Executor1>&& other) : base(std::move(other))
+  {
+  }
+
+  /// Destroy the acceptor: pending operations complete with `operation_aborted`.
+  ~basic_socket_acceptor() = default;
+
+  /// Place the acceptor into the listening state.
+  void listen(int backlog = boost::asio::socket_base::max_listen_connections)
+  {
+    boost::system::error_code ec;
+    listen(backlog, ec);
+    detail::throw_if(ec, "listen");
+  }
+
+  /// Place the acceptor into the listening state.
+  void listen(int backlog, boost::system::error_code& ec)
+  {
+    if (this->open_or_fail(ec))
+      detail::socket_ops::listen(this->state_->socket, backlog, ec);
+  }
+
+  /// Accept a connection into `peer` (which must be closed), blocking until one arrives.
+  template <class Protocol1, class Executor1>
+  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type* peer_endpoint = nullptr)
+  {
+    boost::system::error_code ec;
+    accept(peer, peer_endpoint, ec);
+    detail::throw_if(ec, "accept");
+  }
+
+  /// Accept a connection into `peer` (which must be closed), blocking until one arrives.
+  template <class Protocol1, class Executor1>
+  void accept(basic_socket<Protocol1, Executor1>& peer, boost::system::error_code& ec)
+  {
+    accept(peer, nullptr, ec);
+  }
+
+  /// Accept a connection into `peer`; `peer_endpoint` (if not null) gets its address.
+  template <class Protocol1, class Executor1>
+  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type* peer_endpoint,
+              boost::system::error_code& ec)
+  {
+    if (peer.is_open())
+    {
+      ec = boost::asio::error::already_open;
+      return;
+    }
+    native_handle_type s = accept_native(peer_endpoint, ec);
+    detail::assign_accepted<basic_socket<Protocol1, Executor1>, Protocol>{&peer, this->protocol_}(ec, s);
+  }
+
+  /// Accept a connection into `peer` and get its address.
+  template <class Protocol1, class Executor1>
+  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint)
+  {
+    accept(peer, &peer_endpoint);
+  }
+
+  /// Accept a connection and return it as a new socket using this acceptor's executor.
+  socket_type accept()
+  {
+    boost::system::error_code ec;
+    socket_type s = accept(ec);
+    detail::throw_if(ec, "accept");
+    return s;
+  }
+
+  /// Accept a connection and return it as a new socket using this acceptor's executor.
+  socket_type accept(boost::system::error_code& ec) { return accept(this->executor_, ec); }
+
+  /// Accept a connection and return it as a new socket using `ex`.
+  template <class Executor1, class = std::enable_if_t<!detail::is_context_v<Executor1>>>
+  auto accept(const Executor1& ex, boost::system::error_code& ec)
+  {
+    using peer_type = typename Protocol::socket::template rebind_executor<Executor1>::other;
+    native_handle_type s = accept_native(nullptr, ec);
+    return std::get<1>(detail::make_accepted<peer_type, Protocol>{ex, this->protocol_}(ec, s));
+  }
+
+  /// Accept a connection and return it as a new socket on `context`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto accept(ExecutionContext& context, boost::system::error_code& ec)
+  {
+    return accept(context.get_executor(), ec);
+  }
+
+  /** Start an asynchronous accept into `peer`, which must stay alive and closed until the
+      handler `void(error_code)` runs. */
+  template <class Protocol1, class Executor1,
+            class AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_accept(basic_socket<Protocol1, Executor1>& peer,
+                    AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_into(peer, nullptr, std::forward<AcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept into `peer`, also setting `peer_endpoint`.
+  template <class Protocol1, class Executor1,
+            class AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
+                    AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_into(peer, &peer_endpoint, std::forward<AcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket using this acceptor's executor;
+  /// the handler is `void(error_code, socket_type)`.
+  template <class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+            class = std::enable_if_t<!detail::is_context_v<std::decay_t<MoveAcceptToken>>>>
+  auto async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(this->executor_, std::forward<MoveAcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket using `ex` (for instance another
+  /// io_context's executor); the handler is `void(error_code, socket)`.
+  template <class Executor1, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+            class = std::enable_if_t<boost::asio::execution::is_executor<Executor1>::value ||
+                                     boost::asio::is_executor<Executor1>::value>>
+  auto async_accept(const Executor1& ex,
+                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(ex, std::forward<MoveAcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket on `context`.
+  template <class ExecutionContext, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto async_accept(ExecutionContext& context,
+                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(context.get_executor(), std::forward<MoveAcceptToken>(token));
+  }
+
+private:
+  native_handle_type accept_native(endpoint_type* peer_endpoint, boost::system::error_code& ec)
+  {
+    native_handle_type accepted = detail::socket_ops::invalid_socket;
+    this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      endpoint_type ep;
+      std::size_t len = ep.capacity();
+      accepted = detail::socket_ops::accept(s, ep.data(), &len, e);
+      if (!e && peer_endpoint)
+      {
+        ep.resize(len);
+        *peer_endpoint = ep;
+      }
+      return std::size_t(0);
+    });
+    return accepted;
+  }
+
+  template <class Socket, class Token>
+  auto async_accept_into(Socket& peer, endpoint_type* peer_endpoint, Token&& token)
+  {
+    using finish = detail::assign_accepted<Socket, Protocol>;
+    using performer = detail::accept_performer<endpoint_type, finish>;
+    boost::system::error_code ec;
+    if (peer.is_open())
+      ec = boost::asio::error::already_open;
+    return this->template initiate<void(boost::system::error_code)>(
+        std::forward<Token>(token), detail::read_op,
+        detail::unless_failed<performer>{performer(peer_endpoint, finish{&peer, this->protocol_}), ec});
+  }
+
+  template <class Executor1, class Token>
+  auto async_accept_new(const Executor1& ex, Token&& token)
+  {
+    using peer_type = typename Protocol::socket::template rebind_executor<Executor1>::other;
+    using finish = detail::make_accepted<peer_type, Protocol>;
+    return this->template initiate<void(boost::system::error_code, peer_type)>(
+        std::forward<Token>(token), detail::read_op,
+        detail::accept_performer<endpoint_type, finish>(nullptr, finish{ex, this->protocol_}));
+  }
+};
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

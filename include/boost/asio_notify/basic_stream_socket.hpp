@@ -1,0 +1,264 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_BASIC_STREAM_SOCKET_HPP
+#define BOOST_ASIO_NOTIFY_BASIC_STREAM_SOCKET_HPP
+
+#include <boost/asio_notify/basic_socket.hpp>
+
+#include <boost/asio/buffer.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace boost {
+namespace asio_notify {
+
+/** A stream-oriented socket on the notify reactor: `boost::asio::basic_stream_socket`'s
+    members with the same semantics. It models AsyncReadStream and AsyncWriteStream, so
+    `boost::asio::async_read`, `async_write`, `async_read_until`, `ssl::stream` and
+    Beast's HTTP algorithms work with it.
+
+    Asynchronous operations support every completion token, the associated executor,
+    allocator and cancellation slot (cancellation types terminal, partial and total),
+    and never invoke the handler from inside the initiating function. */
+template <class Protocol, class Executor = boost::asio::any_io_executor>
+class basic_stream_socket : public basic_socket<Protocol, Executor>
+{
+  using base = basic_socket<Protocol, Executor>;
+  using wait_for = detail::socket_ops::wait_for;
+
+public:
+  using typename base::endpoint_type;
+  using typename base::executor_type;
+  using typename base::native_handle_type;
+  using typename base::protocol_type;
+  using message_flags = boost::asio::socket_base::message_flags;
+
+  /// Rebinds the socket type to another executor.
+  template <class Executor1>
+  struct rebind_executor
+  {
+    /// The socket type when rebound to the specified executor.
+    using other = basic_stream_socket<Protocol, Executor1>;
+  };
+
+  /// Construct a closed socket using `ex` for its operations.
+  explicit basic_stream_socket(const executor_type& ex) : base(ex) {}
+
+  /// Construct a closed socket using the context's executor.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  explicit basic_stream_socket(ExecutionContext& context) : base(context.get_executor())
+  {
+  }
+
+  /// Construct and open a socket.
+  basic_stream_socket(const executor_type& ex, const protocol_type& protocol) : base(ex, protocol) {}
+
+  /// Construct and open a socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_stream_socket(ExecutionContext& context, const protocol_type& protocol)
+      : base(context.get_executor(), protocol)
+  {
+  }
+
+  /// Construct a socket opened and bound to `endpoint`.
+  basic_stream_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex, endpoint) {}
+
+  /// Construct a socket opened and bound to `endpoint`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_stream_socket(ExecutionContext& context, const endpoint_type& endpoint)
+      : base(context.get_executor(), endpoint)
+  {
+  }
+
+  /// Construct a socket owning an existing native socket.
+  basic_stream_socket(const executor_type& ex, const protocol_type& protocol,
+                      const native_handle_type& native)
+      : base(ex, protocol, native)
+  {
+  }
+
+  /// Construct a socket owning an existing native socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_stream_socket(ExecutionContext& context, const protocol_type& protocol,
+                      const native_handle_type& native)
+      : base(context.get_executor(), protocol, native)
+  {
+  }
+
+  /// Move-construct; `other` is left closed.
+  basic_stream_socket(basic_stream_socket&& other) noexcept = default;
+
+  /// Move-assign (closing this socket first); `other` is left closed.
+  basic_stream_socket& operator=(basic_stream_socket&& other) noexcept = default;
+
+  /// Move-construct from a socket with another executor type.
+  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
+  basic_stream_socket(basic_stream_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  {
+  }
+
+  /// Destroy the socket: pending operations complete with `operation_aborted`.
+  ~basic_stream_socket() = default;
+
+  /// Send data; blocks until at least one byte is sent.
+  template <class ConstBufferSequence>
+  std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = send(buffers, flags, ec);
+    detail::throw_if(ec, "send");
+    return n;
+  }
+
+  /// Send data; blocks until at least one byte is sent.
+  template <class ConstBufferSequence>
+  std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
+                   boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    if (a.total == 0)
+    {
+      this->open_or_fail(ec);
+      return 0;
+    }
+    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
+      return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
+    });
+  }
+
+  /// Receive data; blocks until at least one byte is received. End of stream is `eof`.
+  template <class MutableBufferSequence>
+  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
+  {
+    boost::system::error_code ec;
+    std::size_t n = receive(buffers, flags, ec);
+    detail::throw_if(ec, "receive");
+    return n;
+  }
+
+  /// Receive data; blocks until at least one byte is received. End of stream is `eof`.
+  template <class MutableBufferSequence>
+  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
+                      boost::system::error_code& ec)
+  {
+    detail::buffer_array a(buffers);
+    if (a.total == 0)
+    {
+      this->open_or_fail(ec);
+      return 0;
+    }
+    const std::size_t n =
+        this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
+          return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
+        });
+    if (!ec && n == 0)
+      ec = boost::asio::error::eof;
+    return n;
+  }
+
+  /// Write some data; see `send`.
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers) { return send(buffers, 0); }
+
+  /// Write some data; see `send`.
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers, boost::system::error_code& ec)
+  {
+    return send(buffers, 0, ec);
+  }
+
+  /// Read some data; see `receive`.
+  template <class MutableBufferSequence>
+  std::size_t read_some(const MutableBufferSequence& buffers) { return receive(buffers, 0); }
+
+  /// Read some data; see `receive`.
+  template <class MutableBufferSequence>
+  std::size_t read_some(const MutableBufferSequence& buffers, boost::system::error_code& ec)
+  {
+    return receive(buffers, 0, ec);
+  }
+
+  /// Start an asynchronous send; the handler is `void(error_code, std::size_t)`. With
+  /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is writable.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send(const ConstBufferSequence& buffers, message_flags flags,
+                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+      return null_buffers_wait(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+    else
+      return this->template initiate<void(boost::system::error_code, std::size_t)>(
+          std::forward<WriteToken>(token), detail::write_op,
+          detail::send_performer<ConstBufferSequence>{{}, buffers, flags, true});
+  }
+
+  /// Start an asynchronous send; the handler is `void(error_code, std::size_t)`.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_send(const ConstBufferSequence& buffers,
+                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_send(buffers, 0, std::forward<WriteToken>(token));
+  }
+
+  /// Start an asynchronous write of some data; see `async_send`.
+  template <class ConstBufferSequence,
+            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_write_some(const ConstBufferSequence& buffers,
+                        WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_send(buffers, 0, std::forward<WriteToken>(token));
+  }
+
+  /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`. With
+  /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is readable.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+      return null_buffers_wait(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+    else
+      return this->template initiate<void(boost::system::error_code, std::size_t)>(
+          std::forward<ReadToken>(token), detail::read_op,
+          detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, true});
+  }
+
+  /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_receive(const MutableBufferSequence& buffers,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_receive(buffers, 0, std::forward<ReadToken>(token));
+  }
+
+  /// Start an asynchronous read of some data; see `async_receive`.
+  template <class MutableBufferSequence,
+            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_read_some(const MutableBufferSequence& buffers,
+                       ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_receive(buffers, 0, std::forward<ReadToken>(token));
+  }
+
+private:
+  template <class Token>
+  auto null_buffers_wait(wait_for w, detail::op_type type, Token&& token)
+  {
+    return this->template initiate<void(boost::system::error_code, std::size_t)>(
+        std::forward<Token>(token), type, detail::wait_performer<true>{w});
+  }
+};
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

@@ -1,0 +1,426 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// A concrete reactor operation: a completion handler plus a "performer" that knows the
+// system call to try. The operation is allocated with the handler's associated allocator,
+// keeps work on the I/O and handler executors while pending, plugs into the handler's
+// cancellation slot, and is freed before its handler is scheduled.
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_HANDLER_OP_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_HANDLER_OP_HPP
+
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/detail/reactor_op.hpp>
+#include <boost/asio_notify/detail/socket_ops.hpp>
+
+#include <boost/asio/append.hpp>
+#include <boost/asio/associated_allocator.hpp>
+#include <boost/asio/associated_cancellation_slot.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/cancellation_type.hpp>
+#include <boost/asio/error.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/recycling_allocator.hpp>
+
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/// A buffer sequence flattened for one scatter/gather system call.
+struct buffer_array
+{
+  template <class BufferSequence>
+  explicit buffer_array(const BufferSequence& buffers)
+  {
+    auto it = boost::asio::buffer_sequence_begin(buffers);
+    const auto end = boost::asio::buffer_sequence_end(buffers);
+    for (; it != end && count < socket_ops::max_buffers; ++it)
+    {
+      const boost::asio::const_buffer b(*it);
+      bufs[count].data = const_cast<void*>(b.data());
+      bufs[count].size = static_cast<decltype(bufs[count].size)>(b.size());
+      total += b.size();
+      ++count;
+    }
+  }
+
+  socket_ops::native_buffer bufs[socket_ops::max_buffers];
+  std::size_t count = 0;
+  std::size_t total = 0;
+};
+
+/// The type of `prefer(e, outstanding_work.tracked)`.
+template <class Executor>
+using tracked_executor_t = std::decay_t<decltype(boost::asio::prefer(
+    std::declval<const Executor&>(), boost::asio::execution::outstanding_work.tracked))>;
+
+/// Outstanding work on the I/O executor and on the handler's executor while an operation
+/// is pending, as Asio's own operations keep it.
+template <class Handler, class IoExecutor>
+class op_work
+{
+public:
+  using handler_executor = boost::asio::associated_executor_t<Handler, IoExecutor>;
+
+  op_work(const Handler& h, const IoExecutor& io)
+      : io_(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked)),
+        handler_(boost::asio::prefer(boost::asio::get_associated_executor(h, io),
+                                     boost::asio::execution::outstanding_work.tracked))
+  {
+  }
+
+  const tracked_executor_t<IoExecutor>& io_executor() const noexcept { return io_; }
+
+private:
+  tracked_executor_t<IoExecutor> io_;
+  tracked_executor_t<handler_executor> handler_;
+};
+
+/// Installed in a handler's cancellation slot: cancels the queued operation whose key is
+/// this canceller's address (a stale canceller finds nothing, as in Asio's reactor).
+class op_canceller
+{
+public:
+  op_canceller(reactor_core& core, socket_state* const& state, op_type type) noexcept
+      : core_(core), state_(state), type_(type)
+  {
+  }
+
+  void operator()(boost::asio::cancellation_type_t type) const
+  {
+    using ct = boost::asio::cancellation_type;
+    if ((type & (ct::terminal | ct::partial | ct::total)) == ct::none)
+      return;
+    if (socket_state* s = state_)
+      core_.cancel_op(*s, type_, this);
+  }
+
+private:
+  reactor_core& core_;
+  socket_state* const& state_; // the I/O object's member: null once it is closed
+  op_type type_;
+};
+
+/// The operation object: `Performer` supplies `perform(socket, from_packet, ec, bytes)`
+/// and `results(ec, bytes)`, the arguments the handler is called with.
+template <class Performer, class Handler, class IoExecutor>
+class handler_op final : public reactor_op
+{
+public:
+  using allocator_type = typename std::allocator_traits<boost::asio::associated_allocator_t<
+      Handler, boost::asio::recycling_allocator<void>>>::template rebind_alloc<handler_op>;
+
+  /// Allocate with the handler's associated allocator and construct.
+  static handler_op* create(Handler&& h, const IoExecutor& io, Performer&& perf)
+  {
+    allocator_type alloc(
+        boost::asio::get_associated_allocator(h, boost::asio::recycling_allocator<void>()));
+    handler_op* mem = std::allocator_traits<allocator_type>::allocate(alloc, 1);
+    try
+    {
+      return new (mem) handler_op(std::move(h), io, std::move(perf));
+    }
+    catch (...)
+    {
+      std::allocator_traits<allocator_type>::deallocate(alloc, mem, 1);
+      throw;
+    }
+  }
+
+private:
+  handler_op(Handler&& h, const IoExecutor& io, Performer&& perf)
+      : reactor_op(&do_perform, &do_complete), work_(h, io), handler_(std::move(h)),
+        performer_(std::move(perf))
+  {
+  }
+
+  static bool do_perform(reactor_op* base, native_socket_type s, bool from_packet)
+  {
+    auto* op = static_cast<handler_op*>(base);
+    return op->performer_.perform(s, from_packet, op->ec_, op->bytes_);
+  }
+
+  static void do_complete(reactor_op* base, completion_mode mode)
+  {
+    auto* op = static_cast<handler_op*>(base);
+    // Move everything out and free the memory first, so the handler can reuse it.
+    Handler handler(std::move(op->handler_));
+    op_work<Handler, IoExecutor> work(std::move(op->work_));
+    Performer performer(std::move(op->performer_));
+    const boost::system::error_code ec = op->ec_;
+    const std::size_t bytes = op->bytes_;
+    allocator_type alloc(
+        boost::asio::get_associated_allocator(handler, boost::asio::recycling_allocator<void>()));
+    op->~handler_op();
+    std::allocator_traits<allocator_type>::deallocate(alloc, op, 1);
+    if (mode == completion_mode::destroy)
+      return;
+    std::apply(
+        [&](auto&&... args) {
+          boost::asio::post(work.io_executor(),
+                            boost::asio::append(std::move(handler), std::move(args)...));
+        },
+        performer.results(ec, bytes));
+  }
+
+  op_work<Handler, IoExecutor> work_;
+  Handler handler_;
+  Performer performer_;
+};
+
+/// Create the operation for `handler`, hook it to the handler's cancellation slot and
+/// hand it to the reactor. `state` is the I/O object's member (null when closed).
+template <class Performer, class Handler, class IoExecutor>
+void start_operation(reactor_core& core, socket_state* const& state, op_type type,
+                     Handler&& handler, const IoExecutor& io, Performer perf)
+{
+  using handler_type = std::decay_t<Handler>;
+  auto slot = boost::asio::get_associated_cancellation_slot(handler);
+  handler_type h(std::forward<Handler>(handler));
+  reactor_op* op =
+      handler_op<Performer, handler_type, IoExecutor>::create(std::move(h), io, std::move(perf));
+  if (slot.is_connected())
+    op->cancellation_key_ = &slot.template emplace<op_canceller>(core, state, type);
+  core.start_op(state, type, op);
+}
+
+// ---- performers -----------------------------------------------------------------------
+
+/// Performs nothing: readiness is the result (async_wait and null_buffers operations).
+/// `WithBytes` adds the `bytes_transferred` argument (always 0) of null_buffers forms.
+template <bool WithBytes>
+struct wait_performer
+{
+  socket_ops::wait_for what;
+
+  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+               std::size_t&) const
+  {
+    return from_packet || socket_ops::poll(s, what, 0, ec) || ec;
+  }
+
+  auto results(const boost::system::error_code& ec, std::size_t) const
+  {
+    if constexpr (WithBytes)
+      return std::make_tuple(ec, std::size_t(0));
+    else
+      return std::make_tuple(ec);
+  }
+};
+
+/// A performer that completes at once with `error` when one is set (an operation that
+/// could not even start, such as a connect whose socket failed to open), else `inner`.
+template <class Performer>
+struct unless_failed
+{
+  Performer inner;
+  boost::system::error_code error;
+
+  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+               std::size_t& bytes)
+  {
+    if (!error)
+      return inner.perform(s, from_packet, ec, bytes);
+    ec = error;
+    return true;
+  }
+
+  // `error` wins over the `bad_descriptor` the reactor reports for the unopened socket.
+  auto results(const boost::system::error_code& ec, std::size_t bytes)
+  {
+    return inner.results(error ? error : ec, bytes);
+  }
+};
+
+/// Results `(ec, bytes_transferred)` shared by the data transfer performers.
+struct transfer_results
+{
+  auto results(const boost::system::error_code& ec, std::size_t bytes) const
+  {
+    return std::make_tuple(ec, bytes);
+  }
+};
+
+template <class MutableBufferSequence>
+struct receive_performer : transfer_results
+{
+  MutableBufferSequence buffers;
+  socket_ops::message_flags flags;
+  bool stream; // a stream reports end of file; a datagram of zero bytes is data
+
+  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+               std::size_t& bytes) const
+  {
+    buffer_array a(buffers);
+    if (stream && a.total == 0)
+    {
+      ec = {};
+      bytes = 0;
+      return true; // Asio: an empty read completes at once
+    }
+    bytes = socket_ops::recv(s, a.bufs, a.count, flags, ec);
+    if (socket_ops::would_block(ec))
+      return false;
+    if (!ec && bytes == 0 && stream)
+      ec = boost::asio::error::eof;
+    return true;
+  }
+};
+
+template <class ConstBufferSequence>
+struct send_performer : transfer_results
+{
+  ConstBufferSequence buffers;
+  socket_ops::message_flags flags;
+  bool stream;
+
+  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+               std::size_t& bytes) const
+  {
+    buffer_array a(buffers);
+    if (stream && a.total == 0)
+    {
+      ec = {};
+      bytes = 0;
+      return true;
+    }
+    bytes = socket_ops::send(s, a.bufs, a.count, flags, ec);
+    return !socket_ops::would_block(ec);
+  }
+};
+
+template <class MutableBufferSequence, class Endpoint>
+struct receive_from_performer : transfer_results
+{
+  MutableBufferSequence buffers;
+  Endpoint* sender;
+  socket_ops::message_flags flags;
+
+  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+               std::size_t& bytes) const
+  {
+    buffer_array a(buffers);
+    std::size_t len = sender->capacity();
+    bytes = socket_ops::recvfrom(s, a.bufs, a.count, flags, sender->data(), len, ec);
+    if (socket_ops::would_block(ec))
+      return false;
+    if (!ec)
+      sender->resize(len);
+    return true;
+  }
+};
+
+template <class ConstBufferSequence, class Endpoint>
+struct send_to_performer : transfer_results
+{
+  ConstBufferSequence buffers;
+  Endpoint destination;
+  socket_ops::message_flags flags;
+
+  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+               std::size_t& bytes) const
+  {
+    buffer_array a(buffers);
+    bytes = socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
+                               destination.size(), ec);
+    return !socket_ops::would_block(ec);
+  }
+};
+
+/// Starts the connect on its first attempt, then waits for writability and reads SO_ERROR.
+template <class Endpoint>
+struct connect_performer
+{
+  Endpoint peer;
+  bool started = false;
+
+  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+               std::size_t&)
+  {
+    if (!started)
+    {
+      started = true;
+      socket_ops::connect(s, peer.data(), peer.size(), ec);
+      return !socket_ops::would_block(ec);
+    }
+    ec = {}; // forget the first attempt's would_block
+    if (!from_packet && !socket_ops::poll(s, socket_ops::wait_for::write, 0, ec) && !ec)
+      return false;
+    if (!ec)
+      socket_ops::connect_result(s, ec);
+    return true;
+  }
+
+  auto results(const boost::system::error_code& ec, std::size_t) const { return std::make_tuple(ec); }
+};
+
+/// Accepts one connection. `Finish` turns the accepted handle into the handler's
+/// arguments: it assigns it to a socket given by the caller, or creates a new one.
+template <class Endpoint, class Finish>
+struct accept_performer
+{
+  Endpoint* peer_endpoint; // may be null
+  Finish finish;
+  native_socket_type accepted = socket_ops::invalid_socket;
+
+  bool perform(native_socket_type s, bool, boost::system::error_code& ec, std::size_t&)
+  {
+    for (;;)
+    {
+      Endpoint ep;
+      std::size_t len = ep.capacity();
+      accepted = socket_ops::accept(s, ep.data(), &len, ec);
+      // A connection aborted before it was accepted is not the acceptor's error (Asio
+      // hides it too unless enable_connection_aborted is set): try the next one.
+      if (ec == boost::asio::error::connection_aborted)
+        continue;
+      if (socket_ops::would_block(ec))
+        return false;
+      if (!ec && peer_endpoint)
+      {
+        ep.resize(len);
+        *peer_endpoint = ep;
+      }
+      return true;
+    }
+  }
+
+  auto results(boost::system::error_code ec, std::size_t)
+  {
+    native_socket_type s = accepted;
+    accepted = socket_ops::invalid_socket;
+    return finish(ec, s);
+  }
+
+  accept_performer(Endpoint* ep, Finish f) : peer_endpoint(ep), finish(std::move(f)) {}
+  accept_performer(accept_performer&& o) noexcept
+      : peer_endpoint(o.peer_endpoint), finish(std::move(o.finish)), accepted(o.accepted)
+  {
+    o.accepted = socket_ops::invalid_socket;
+  }
+  accept_performer& operator=(accept_performer&&) = delete;
+  ~accept_performer()
+  {
+    if (accepted != socket_ops::invalid_socket) // never handed to a socket: do not leak it
+    {
+      boost::system::error_code ignored;
+      socket_ops::close(accepted, ignored);
+    }
+  }
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif

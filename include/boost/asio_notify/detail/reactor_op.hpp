@@ -1,0 +1,134 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_REACTOR_OP_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_REACTOR_OP_HPP
+
+#include <boost/asio_notify/registration.hpp>
+#include <boost/system/error_code.hpp>
+
+#include <cstddef>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/// The queues of a socket: what readiness an operation waits for.
+enum op_type : int
+{
+  read_op = 0,   // readable / connection to accept
+  write_op = 1,  // writable / connect finished
+  except_op = 2, // error or hang-up (async_wait(wait_error))
+  max_ops = 3
+};
+
+/// Where a finished operation's handler is scheduled from.
+enum class completion_mode
+{
+  post,   // schedule the handler on its executor; never run it inline
+  destroy // the reactor is shutting down: destroy the handler without invoking it
+};
+
+/** A queued asynchronous operation, type-erased. The concrete operation (handler_op.hpp)
+    owns the handler and the buffers; the reactor only performs and completes it. */
+class reactor_op
+{
+public:
+  /// Try the non-blocking system call; false means "would block, keep waiting".
+  /// `from_packet` is true when the port has just reported the readiness waited for.
+  bool perform(native_socket_type s, bool from_packet) { return perform_(this, s, from_packet); }
+
+  /// Schedule the handler with `ec_` and `bytes_` (or destroy it), then free the operation.
+  void complete(completion_mode mode) { complete_(this, mode); }
+
+  reactor_op* next_ = nullptr;        // intrusive queue link
+  const void* cancellation_key_ = nullptr; // the slot's canceller, when one is installed
+  boost::system::error_code ec_;      // the result
+  std::size_t bytes_ = 0;             // the result
+
+protected:
+  using perform_fn = bool (*)(reactor_op*, native_socket_type, bool);
+  using complete_fn = void (*)(reactor_op*, completion_mode);
+
+  reactor_op(perform_fn p, complete_fn c) noexcept : perform_(p), complete_(c) {}
+  ~reactor_op() = default;
+
+private:
+  perform_fn perform_;
+  complete_fn complete_;
+};
+
+/// An intrusive FIFO of operations; no allocation.
+class op_queue
+{
+public:
+  bool empty() const noexcept { return head_ == nullptr; }
+  reactor_op* front() const noexcept { return head_; }
+
+  void push(reactor_op* op) noexcept
+  {
+    op->next_ = nullptr;
+    if (tail_)
+      tail_->next_ = op;
+    else
+      head_ = op;
+    tail_ = op;
+  }
+
+  reactor_op* pop() noexcept
+  {
+    reactor_op* op = head_;
+    if (op)
+    {
+      head_ = op->next_;
+      if (!head_)
+        tail_ = nullptr;
+      op->next_ = nullptr;
+    }
+    return op;
+  }
+
+  /// Move every operation of `other` to the back of this queue.
+  void splice(op_queue& other) noexcept
+  {
+    while (reactor_op* op = other.pop())
+      push(op);
+  }
+
+  /// Unlink the operation with cancellation key `key`; returns it, or null.
+  reactor_op* erase(const void* key) noexcept
+  {
+    reactor_op* prev = nullptr;
+    for (reactor_op* p = head_; p; prev = p, p = p->next_)
+    {
+      if (p->cancellation_key_ != key)
+        continue;
+      (prev ? prev->next_ : head_) = p->next_;
+      if (tail_ == p)
+        tail_ = prev;
+      p->next_ = nullptr;
+      return p;
+    }
+    return nullptr;
+  }
+
+  /// Complete and remove every operation, in order.
+  void complete_all(completion_mode mode) noexcept
+  {
+    while (reactor_op* op = pop())
+      op->complete(mode);
+  }
+
+private:
+  reactor_op* head_ = nullptr;
+  reactor_op* tail_ = nullptr;
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif

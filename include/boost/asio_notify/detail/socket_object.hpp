@@ -1,0 +1,447 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// What sockets and acceptors share: ownership of a native socket registered with the
+// notify reactor of the executor's context, and the members Asio gives both.
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
+
+#include <boost/asio_notify/detail/handler_op.hpp>
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/detail/socket_ops.hpp>
+#include <boost/asio_notify/reactor.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/context.hpp>
+#include <boost/asio/execution_context.hpp>
+#include <boost/asio/query.hpp>
+#include <boost/asio/socket_base.hpp>
+#include <boost/system/system_error.hpp>
+#include <boost/throw_exception.hpp>
+
+#include <type_traits>
+#include <utility>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/// Throw `system_error` for a failed throwing overload.
+inline void throw_if(const boost::system::error_code& ec, const char* what)
+{
+  if (ec)
+    boost::throw_exception(boost::system::system_error(ec, what));
+}
+
+/// The reactor core serving an executor's execution context (created on first use).
+template <class Executor>
+reactor_core& core_for(const Executor& ex)
+{
+  boost::asio::execution_context& ctx = boost::asio::query(ex, boost::asio::execution::context);
+  reactor_core& core = boost::asio::use_service<reactor>(ctx).core();
+  core.attach(boost::asio::any_io_executor(ex));
+  return core;
+}
+
+/// Maps Asio's wait types onto the reactor's queues and the poll condition.
+inline op_type queue_for(boost::asio::socket_base::wait_type w)
+{
+  return w == boost::asio::socket_base::wait_read    ? read_op
+         : w == boost::asio::socket_base::wait_write ? write_op
+                                                     : except_op;
+}
+
+inline socket_ops::wait_for condition_for(boost::asio::socket_base::wait_type w)
+{
+  return w == boost::asio::socket_base::wait_read    ? socket_ops::wait_for::read
+         : w == boost::asio::socket_base::wait_write ? socket_ops::wait_for::write
+                                                     : socket_ops::wait_for::error;
+}
+
+/** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
+    `error_code&` parameter reports failure there; the other overload throws
+    `boost::system::system_error`. */
+template <class Protocol, class Executor>
+class socket_object : public boost::asio::socket_base
+{
+public:
+  /// The type of the executor associated with the object.
+  using executor_type = Executor;
+  /// The protocol type.
+  using protocol_type = Protocol;
+  /// The endpoint type.
+  using endpoint_type = typename Protocol::endpoint;
+  /// The native representation of a socket.
+  using native_handle_type = native_socket_type;
+
+  /// Get the executor associated with the object.
+  executor_type get_executor() const noexcept { return executor_; }
+
+  /// Open the socket using the specified protocol.
+  void open(const protocol_type& protocol = protocol_type())
+  {
+    boost::system::error_code ec;
+    open(protocol, ec);
+    throw_if(ec, "open");
+  }
+
+  /// Open the socket using the specified protocol.
+  void open(const protocol_type& protocol, boost::system::error_code& ec)
+  {
+    if (is_open())
+    {
+      ec = boost::asio::error::already_open;
+      return;
+    }
+    const native_socket_type s =
+        socket_ops::open(protocol.family(), protocol.type(), protocol.protocol(), ec);
+    if (!ec)
+      adopt(protocol, s);
+  }
+
+  /// Assign an existing native socket to the object.
+  void assign(const protocol_type& protocol, const native_handle_type& native)
+  {
+    boost::system::error_code ec;
+    assign(protocol, native, ec);
+    throw_if(ec, "assign");
+  }
+
+  /// Assign an existing native socket to the object; it must be an open socket.
+  void assign(const protocol_type& protocol, const native_handle_type& native,
+              boost::system::error_code& ec)
+  {
+    if (is_open())
+    {
+      ec = boost::asio::error::already_open;
+      return;
+    }
+    socket_ops::check_socket(native, ec);
+    if (!ec)
+      adopt(protocol, native);
+  }
+
+  /// Determine whether the socket is open.
+  bool is_open() const noexcept { return state_ != nullptr; }
+
+  /// Close the socket: pending asynchronous operations complete with `operation_aborted`.
+  void close()
+  {
+    boost::system::error_code ec;
+    close(ec);
+    throw_if(ec, "close");
+  }
+
+  /// Close the socket: pending asynchronous operations complete with `operation_aborted`.
+  void close(boost::system::error_code& ec) { core_->close(state_, ec); }
+
+  /// Release ownership of the native socket, which stays open; pending asynchronous
+  /// operations complete with `operation_aborted`.
+  native_handle_type release()
+  {
+    boost::system::error_code ec;
+    native_handle_type s = release(ec);
+    throw_if(ec, "release");
+    return s;
+  }
+
+  /// Release ownership of the native socket, which stays open.
+  native_handle_type release(boost::system::error_code& ec) { return core_->release(state_, ec); }
+
+  /// Get the native socket representation (invalid when closed).
+  native_handle_type native_handle() const noexcept
+  {
+    return state_ ? state_->socket : socket_ops::invalid_socket;
+  }
+
+  /// Cancel all asynchronous operations: they complete with `operation_aborted`.
+  void cancel()
+  {
+    boost::system::error_code ec;
+    cancel(ec);
+    throw_if(ec, "cancel");
+  }
+
+  /// Cancel all asynchronous operations: they complete with `operation_aborted`.
+  void cancel(boost::system::error_code& ec)
+  {
+    if (!open_or_fail(ec))
+      return;
+    core_->cancel(*state_);
+  }
+
+  /// Bind the socket to the given local endpoint.
+  void bind(const endpoint_type& endpoint)
+  {
+    boost::system::error_code ec;
+    bind(endpoint, ec);
+    throw_if(ec, "bind");
+  }
+
+  /// Bind the socket to the given local endpoint.
+  void bind(const endpoint_type& endpoint, boost::system::error_code& ec)
+  {
+    if (open_or_fail(ec))
+      socket_ops::bind(state_->socket, endpoint.data(), endpoint.size(), ec);
+  }
+
+  /// Set an option on the socket.
+  template <class SettableSocketOption>
+  void set_option(const SettableSocketOption& option)
+  {
+    boost::system::error_code ec;
+    set_option(option, ec);
+    throw_if(ec, "set_option");
+  }
+
+  /// Set an option on the socket.
+  template <class SettableSocketOption>
+  void set_option(const SettableSocketOption& option, boost::system::error_code& ec)
+  {
+    if (open_or_fail(ec))
+      socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
+                             option.data(protocol_), option.size(protocol_), ec);
+  }
+
+  /// Get an option from the socket.
+  template <class GettableSocketOption>
+  void get_option(GettableSocketOption& option) const
+  {
+    boost::system::error_code ec;
+    get_option(option, ec);
+    throw_if(ec, "get_option");
+  }
+
+  /// Get an option from the socket.
+  template <class GettableSocketOption>
+  void get_option(GettableSocketOption& option, boost::system::error_code& ec) const
+  {
+    if (!open_or_fail(ec))
+      return;
+    std::size_t size = option.size(protocol_);
+    socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
+                           option.data(protocol_), size, ec);
+    if (!ec)
+      option.resize(protocol_, size);
+  }
+
+  /// Perform an IO control command on the socket.
+  template <class IoControlCommand>
+  void io_control(IoControlCommand& command)
+  {
+    boost::system::error_code ec;
+    io_control(command, ec);
+    throw_if(ec, "io_control");
+  }
+
+  /// Perform an IO control command on the socket.
+  template <class IoControlCommand>
+  void io_control(IoControlCommand& command, boost::system::error_code& ec)
+  {
+    if (open_or_fail(ec))
+      socket_ops::io_control(state_->socket, static_cast<long>(command.name()), command.data(), ec);
+  }
+
+  /// Whether synchronous operations fail with `would_block` instead of waiting.
+  bool non_blocking() const { return state_ && state_->user_non_blocking; }
+
+  /// Make synchronous operations fail with `would_block` instead of waiting.
+  void non_blocking(bool mode)
+  {
+    boost::system::error_code ec;
+    non_blocking(mode, ec);
+    throw_if(ec, "non_blocking");
+  }
+
+  /// Make synchronous operations fail with `would_block` instead of waiting.
+  void non_blocking(bool mode, boost::system::error_code& ec)
+  {
+    if (!open_or_fail(ec))
+      return;
+    if (mode)
+      core_->ensure_non_blocking(*state_, ec);
+    if (!ec)
+      state_->user_non_blocking = mode;
+  }
+
+  /// Whether the native socket is in non-blocking mode.
+  bool native_non_blocking() const { return state_ && state_->internal_non_blocking; }
+
+  /// Set the native socket's non-blocking mode (asynchronous operations set it again).
+  void native_non_blocking(bool mode)
+  {
+    boost::system::error_code ec;
+    native_non_blocking(mode, ec);
+    throw_if(ec, "native_non_blocking");
+  }
+
+  /// Set the native socket's non-blocking mode (asynchronous operations set it again).
+  void native_non_blocking(bool mode, boost::system::error_code& ec)
+  {
+    if (!open_or_fail(ec))
+      return;
+    if (!mode && state_->user_non_blocking)
+    {
+      ec = boost::asio::error::invalid_argument; // as Asio: contradicts non_blocking(true)
+      return;
+    }
+    socket_ops::set_non_blocking(state_->socket, mode, ec);
+    if (!ec)
+      state_->internal_non_blocking = mode;
+  }
+
+  /// Get the local endpoint of the socket.
+  endpoint_type local_endpoint() const
+  {
+    boost::system::error_code ec;
+    endpoint_type ep = local_endpoint(ec);
+    throw_if(ec, "local_endpoint");
+    return ep;
+  }
+
+  /// Get the local endpoint of the socket.
+  endpoint_type local_endpoint(boost::system::error_code& ec) const
+  {
+    endpoint_type ep;
+    if (!open_or_fail(ec))
+      return ep;
+    std::size_t len = ep.capacity();
+    socket_ops::local_address(state_->socket, ep.data(), len, ec);
+    if (ec)
+      return endpoint_type();
+    ep.resize(len);
+    return ep;
+  }
+
+  /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
+  void wait(wait_type w)
+  {
+    boost::system::error_code ec;
+    wait(w, ec);
+    throw_if(ec, "wait");
+  }
+
+  /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
+  void wait(wait_type w, boost::system::error_code& ec)
+  {
+    if (open_or_fail(ec))
+      socket_ops::poll(state_->socket, condition_for(w), -1, ec);
+  }
+
+  /// Start an asynchronous wait for readiness; the handler is `void(error_code)`.
+  template <class WaitToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_wait(wait_type w, WaitToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return this->template initiate<void(boost::system::error_code)>(
+        std::forward<WaitToken>(token), queue_for(w), wait_performer<false>{condition_for(w)});
+  }
+
+protected:
+  explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
+
+  socket_object(socket_object&& other) noexcept
+      : executor_(other.executor_), core_(other.core_), state_(std::exchange(other.state_, nullptr)),
+        protocol_(other.protocol_)
+  {
+  }
+
+  template <class Executor1>
+  socket_object(socket_object<Protocol, Executor1>&& other)
+      : executor_(other.get_executor()), core_(other.core_),
+        state_(std::exchange(other.state_, nullptr)), protocol_(other.protocol_)
+  {
+  }
+
+  socket_object& operator=(socket_object&& other) noexcept
+  {
+    if (this != &other)
+    {
+      boost::system::error_code ignored;
+      close(ignored);
+      executor_ = other.executor_;
+      core_ = other.core_;
+      state_ = std::exchange(other.state_, nullptr);
+      protocol_ = other.protocol_;
+    }
+    return *this;
+  }
+
+  ~socket_object()
+  {
+    boost::system::error_code ignored;
+    core_->close(state_, ignored);
+  }
+
+  /// True when open; otherwise sets `bad_descriptor`.
+  bool open_or_fail(boost::system::error_code& ec) const
+  {
+    ec = state_ ? boost::system::error_code() : boost::asio::error::bad_descriptor;
+    return state_ != nullptr;
+  }
+
+  void adopt(const protocol_type& protocol, native_socket_type s)
+  {
+    state_ = core_->adopt(s);
+    protocol_ = protocol;
+  }
+
+  /// The shape of every asynchronous operation: `async_initiate` with an initiation whose
+  /// executor is the I/O executor (for tokens such as `deferred`), starting `perf`.
+  template <class Signature, class Token, class Performer>
+  auto initiate(Token&& token, op_type type, Performer perf)
+  {
+    return boost::asio::async_initiate<Token, Signature>(initiation(this), token, type, std::move(perf));
+  }
+
+  /// Run a synchronous operation: try, and while it would block (and the user did not
+  /// ask for non-blocking behaviour) wait for readiness and try again.
+  template <class Attempt>
+  std::size_t sync_io(socket_ops::wait_for w, boost::system::error_code& ec, Attempt attempt)
+  {
+    if (!open_or_fail(ec))
+      return 0;
+    for (;;)
+    {
+      const std::size_t n = attempt(state_->socket, ec);
+      if (!socket_ops::would_block(ec) || state_->user_non_blocking)
+        return n;
+      if (!socket_ops::poll(state_->socket, w, -1, ec) && ec)
+        return 0;
+    }
+  }
+
+  class initiation
+  {
+  public:
+    using executor_type = Executor;
+    explicit initiation(socket_object* self) noexcept : self_(self) {}
+    executor_type get_executor() const noexcept { return self_->executor_; }
+
+    template <class Handler, class Performer>
+    void operator()(Handler&& handler, op_type type, Performer perf) const
+    {
+      start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
+                      self_->executor_, std::move(perf));
+    }
+
+  private:
+    socket_object* self_;
+  };
+
+  template <class, class> friend class socket_object;
+
+  executor_type executor_;
+  reactor_core* core_;
+  socket_state* state_ = nullptr;
+  protocol_type protocol_{protocol_type::v4()};
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif

@@ -1,0 +1,123 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The system calls behind the sockets, one implementation per OS (src/socket_ops_*.cpp).
+// Every function makes one attempt, retries EINTR, and reports failure in `ec` with the
+// error codes Asio's own sockets report (so `ec == boost::asio::error::eof` etc. hold).
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OPS_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OPS_HPP
+
+#include <boost/asio_notify/detail/config.hpp>
+#include <boost/asio_notify/registration.hpp>
+
+#include <boost/system/error_code.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+namespace socket_ops {
+
+/// The value of an invalid socket handle.
+#if defined(_WIN32)
+constexpr native_socket_type invalid_socket = ~native_socket_type(0);
+#else
+constexpr native_socket_type invalid_socket = -1;
+#endif
+
+/// One element of a scatter/gather array (`iovec` / `WSABUF` layout-compatible).
+struct native_buffer
+{
+#if defined(_WIN32)
+  unsigned long size;
+  void* data;
+#else
+  void* data;
+  std::size_t size;
+#endif
+};
+
+/// The most buffers one system call takes; longer sequences are truncated, as Asio does.
+constexpr std::size_t max_buffers = 64;
+
+/// What a readiness wait waits for.
+enum class wait_for { read, write, error };
+
+/// Send/receive flags: platform values of MSG_PEEK, MSG_OOB, MSG_DONTROUTE, MSG_EOR are
+/// the same as Asio's `socket_base::message_flags`, so they pass through unchanged.
+using message_flags = int;
+
+BOOST_ASIO_NOTIFY_DECL native_socket_type open(int family, int type, int protocol,
+                                               boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void close(native_socket_type s, boost::system::error_code& ec);
+/// Succeeds only for an open socket handle (`bad_descriptor`, `not_socket` otherwise).
+BOOST_ASIO_NOTIFY_DECL void check_socket(native_socket_type s, boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void set_non_blocking(native_socket_type s, bool on,
+                                             boost::system::error_code& ec);
+
+BOOST_ASIO_NOTIFY_DECL void bind(native_socket_type s, const void* addr, std::size_t len,
+                                 boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void listen(native_socket_type s, int backlog,
+                                   boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void shutdown(native_socket_type s, int what,
+                                     boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void local_address(native_socket_type s, void* addr, std::size_t& len,
+                                          boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void peer_address(native_socket_type s, void* addr, std::size_t& len,
+                                         boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void set_option(native_socket_type s, int level, int name,
+                                       const void* data, std::size_t len,
+                                       boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void get_option(native_socket_type s, int level, int name, void* data,
+                                       std::size_t& len, boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void io_control(native_socket_type s, long command, void* arg,
+                                       boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL std::size_t available(native_socket_type s, boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL bool at_mark(native_socket_type s, boost::system::error_code& ec);
+
+/// Start a connect; `would_block` (also for "in progress") means wait for writability,
+/// then call `connect_result`.
+BOOST_ASIO_NOTIFY_DECL void connect(native_socket_type s, const void* addr, std::size_t len,
+                                    boost::system::error_code& ec);
+/// The outcome of a connect that was in progress (SO_ERROR).
+BOOST_ASIO_NOTIFY_DECL void connect_result(native_socket_type s, boost::system::error_code& ec);
+
+/// Accept one connection; the new socket is close-on-exec. `addr` may be null.
+BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* addr,
+                                                 std::size_t* len,
+                                                 boost::system::error_code& ec);
+
+/// Scatter/gather I/O; return the bytes transferred (0 with `ec` set on failure).
+BOOST_ASIO_NOTIFY_DECL std::size_t recv(native_socket_type s, native_buffer* bufs,
+                                        std::size_t count, message_flags flags,
+                                        boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL std::size_t send(native_socket_type s, const native_buffer* bufs,
+                                        std::size_t count, message_flags flags,
+                                        boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL std::size_t recvfrom(native_socket_type s, native_buffer* bufs,
+                                            std::size_t count, message_flags flags, void* addr,
+                                            std::size_t& len, boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL std::size_t sendto(native_socket_type s, const native_buffer* bufs,
+                                          std::size_t count, message_flags flags,
+                                          const void* addr, std::size_t len,
+                                          boost::system::error_code& ec);
+
+/// Wait until the socket is ready; timeout_ms < 0 waits forever, 0 polls. Returns
+/// whether it is ready.
+BOOST_ASIO_NOTIFY_DECL bool poll(native_socket_type s, wait_for w, int timeout_ms,
+                                 boost::system::error_code& ec);
+
+/// True for the errors that mean "try again when ready".
+BOOST_ASIO_NOTIFY_DECL bool would_block(const boost::system::error_code& ec) noexcept;
+
+} // namespace socket_ops
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif

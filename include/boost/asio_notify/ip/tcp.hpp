@@ -1,0 +1,52 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_IP_TCP_HPP
+#define BOOST_ASIO_NOTIFY_IP_TCP_HPP
+
+#include <boost/asio_notify/basic_socket_acceptor.hpp>
+#include <boost/asio_notify/basic_stream_socket.hpp>
+
+#include <boost/asio/ip/tcp.hpp>
+
+namespace boost {
+namespace asio_notify {
+namespace ip {
+
+/** The TCP protocol with the notify reactor's socket types: `boost::asio::ip::tcp` (its
+    options such as `no_delay`, its endpoint and resolver) whose `socket` and `acceptor`
+    are this library's. Switching an application means replacing `boost::asio::ip::tcp`
+    with `boost::asio_notify::ip::tcp` where sockets and acceptors are named. */
+class tcp : public boost::asio::ip::tcp
+{
+public:
+  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  tcp(const boost::asio::ip::tcp& p) noexcept : boost::asio::ip::tcp(p) {} // NOLINT: implicit by design
+
+  /// TCP over IPv4.
+  static tcp v4() noexcept { return boost::asio::ip::tcp::v4(); }
+
+  /// TCP over IPv6.
+  static tcp v6() noexcept { return boost::asio::ip::tcp::v6(); }
+
+  /// The TCP endpoint type (Asio's).
+  using endpoint = boost::asio::ip::tcp::endpoint;
+
+  /// The TCP resolver type (Asio's).
+  using resolver = boost::asio::ip::tcp::resolver;
+
+  /// The TCP socket type on the notify reactor.
+  using socket = basic_stream_socket<tcp>;
+
+  /// The TCP acceptor type on the notify reactor.
+  using acceptor = basic_socket_acceptor<tcp>;
+};
+
+} // namespace ip
+} // namespace asio_notify
+} // namespace boost
+
+#endif

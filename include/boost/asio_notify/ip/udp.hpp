@@ -1,0 +1,46 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_IP_UDP_HPP
+#define BOOST_ASIO_NOTIFY_IP_UDP_HPP
+
+#include <boost/asio_notify/basic_datagram_socket.hpp>
+
+#include <boost/asio/ip/udp.hpp>
+
+namespace boost {
+namespace asio_notify {
+namespace ip {
+
+/** The UDP protocol with the notify reactor's socket type: `boost::asio::ip::udp` (its
+    endpoint and resolver) whose `socket` is this library's. */
+class udp : public boost::asio::ip::udp
+{
+public:
+  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  udp(const boost::asio::ip::udp& p) noexcept : boost::asio::ip::udp(p) {} // NOLINT: implicit by design
+
+  /// UDP over IPv4.
+  static udp v4() noexcept { return boost::asio::ip::udp::v4(); }
+
+  /// UDP over IPv6.
+  static udp v6() noexcept { return boost::asio::ip::udp::v6(); }
+
+  /// The UDP endpoint type (Asio's).
+  using endpoint = boost::asio::ip::udp::endpoint;
+
+  /// The UDP resolver type (Asio's).
+  using resolver = boost::asio::ip::udp::resolver;
+
+  /// The UDP socket type on the notify reactor.
+  using socket = basic_datagram_socket<udp>;
+};
+
+} // namespace ip
+} // namespace asio_notify
+} // namespace boost
+
+#endif

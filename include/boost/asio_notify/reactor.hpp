@@ -1,0 +1,141 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_REACTOR_HPP
+#define BOOST_ASIO_NOTIFY_REACTOR_HPP
+
+#include <boost/asio_notify/detail/config.hpp>
+
+#include <boost/asio/execution_context.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace boost {
+namespace asio_notify {
+
+namespace detail {
+class reactor_core;
+} // namespace detail
+
+/// How the reactor registers sockets with the notification port.
+enum class trigger_strategy
+{
+  /// One-shot level-triggered registrations, re-armed after each packet while operations
+  /// remain: the pattern Microsoft recommends for several dequeuing threads.
+  oneshot_level,
+
+  /// Persistent edge-triggered registrations made once per socket and never re-armed:
+  /// fewer system calls; operations are performed until they would block.
+  persistent_edge
+};
+
+/// Where the port's packets are dequeued.
+enum class driver_kind
+{
+  /// By the io_context's own threads: the port's descriptor is waited on through the
+  /// io_context itself. No extra thread. Needs an io_context on a POSIX system.
+  inline_driver,
+
+  /// By reactor threads that block in the port and hand completions to the executors.
+  thread
+};
+
+/// This platform's default trigger strategy: `persistent_edge` on Linux (no re-arming
+/// system call per operation), `oneshot_level` on Windows (Microsoft's recommendation).
+BOOST_ASIO_NOTIFY_DECL trigger_strategy default_trigger_strategy() noexcept;
+
+/// This platform's default driver: `inline_driver` on Linux, `thread` on Windows.
+BOOST_ASIO_NOTIFY_DECL driver_kind default_driver_kind() noexcept;
+
+/// Settings of a reactor, fixed when the reactor is created.
+struct reactor_options
+{
+  /// How sockets are registered.
+  trigger_strategy trigger = default_trigger_strategy();
+
+  /// Where packets are dequeued.
+  driver_kind driver = default_driver_kind();
+
+  /// How many packets one dequeue takes at most.
+  std::size_t batch_size = 64;
+
+  /// How many reactor threads the `thread` driver runs.
+  std::size_t threads = 1;
+};
+
+/** Options parsed from a specification such as
+    `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
+    starting from `base`. Keys: `driver` (`inline` or `thread`), `trigger`
+    (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers).
+    Throws `boost::system::system_error` with `invalid_argument`, naming the bad part. */
+BOOST_ASIO_NOTIFY_DECL reactor_options parse_reactor_options(const std::string& spec,
+                                                             reactor_options base = {});
+
+/// The name of the environment variable read by `reactor_options_from_environment`.
+constexpr const char* reactor_options_variable = "BOOST_ASIO_NOTIFY_REACTOR";
+
+/// Options from the environment variable `BOOST_ASIO_NOTIFY_REACTOR` (see
+/// `parse_reactor_options`), or `base` when it is not set.
+BOOST_ASIO_NOTIFY_DECL reactor_options reactor_options_from_environment(reactor_options base = {});
+
+/// Counters of a reactor's activity, read with `reactor::statistics()`.
+struct reactor_statistics
+{
+  std::uint64_t registered_sockets = 0;   ///< Sockets registered with the port now.
+  std::uint64_t packets_dequeued = 0;     ///< Packets taken from the port so far.
+  std::uint64_t wakeups = 0;              ///< Dequeue rounds that returned packets.
+  std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
+};
+
+/** The notify reactor: an execution context service that runs the readiness and the
+    asynchronous operations of this library's sockets on a notification port.
+
+    It is created on first use by the sockets of an execution context, with options from
+    `reactor_options_from_environment()`. To choose options in code, create it before
+    any socket: `boost::asio::make_service<boost::asio_notify::reactor>(ioc, options)`.
+
+    It shuts down with its execution context: reactor threads are joined and pending
+    operations are destroyed without their handlers being invoked. */
+class reactor : public boost::asio::execution_context::service
+{
+public:
+  /// The service's identifier within its execution context.
+  static boost::asio::execution_context::id id;
+
+  /// Create the reactor with options from `reactor_options_from_environment()`.
+  BOOST_ASIO_NOTIFY_DECL explicit reactor(boost::asio::execution_context& context);
+
+  /// Create the reactor with the given options. Throws `boost::system::system_error`
+  /// (`operation_not_supported` where the system lacks socket state notifications,
+  /// `invalid_argument` for bad options).
+  BOOST_ASIO_NOTIFY_DECL reactor(boost::asio::execution_context& context, reactor_options options);
+
+  /// Destroys the reactor; the context has shut it down already.
+  BOOST_ASIO_NOTIFY_DECL ~reactor() override;
+
+  /// The options the reactor runs with (the driver may differ from the one asked for when
+  /// the context cannot host it: `inline_driver` needs an io_context on POSIX).
+  BOOST_ASIO_NOTIFY_DECL const reactor_options& options() const noexcept;
+
+  /// A snapshot of the reactor's counters; callable from any thread.
+  BOOST_ASIO_NOTIFY_DECL reactor_statistics statistics() const noexcept;
+
+  /// The machinery behind the library's I/O objects; not for application use.
+  detail::reactor_core& core() noexcept { return *core_; }
+
+private:
+  BOOST_ASIO_NOTIFY_DECL void shutdown() override;
+
+  std::unique_ptr<detail::reactor_core> core_;
+};
+
+} // namespace asio_notify
+} // namespace boost
+
+#endif

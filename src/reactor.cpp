@@ -1,0 +1,458 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The reactor: per-socket operation queues on top of the notification port, the
+// REMOVE-synchronised teardown of socket state, and the drivers that dequeue packets.
+
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/detail/socket_ops.hpp>
+#include <boost/asio_notify/port.hpp>
+
+#include "reactor_driver.hpp"
+
+#include <boost/asio/error.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+using boost::system::error_code;
+
+namespace {
+
+// Frees socket states once no dequeue round that began before their `remove` packet was
+// handled is still running: such a round may hold an older packet for the same key
+// (rule 3 orders dequeues, not the handling of packets dequeued by other threads).
+class state_reclaimer
+{
+public:
+  std::uint64_t begin_round()
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    active_.push_back(next_round_);
+    return next_round_++;
+  }
+
+  void end_round(std::uint64_t round)
+  {
+    std::vector<socket_state*> ready;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      active_.erase(std::find(active_.begin(), active_.end(), round));
+      const std::uint64_t oldest = active_.empty() ? next_round_ : active_.front();
+      auto keep = std::stable_partition(retired_.begin(), retired_.end(),
+                                        [&](const retired& r) { return r.round > oldest; });
+      for (auto it = keep; it != retired_.end(); ++it)
+        ready.push_back(it->state);
+      retired_.erase(keep, retired_.end());
+    }
+    for (socket_state* s : ready)
+      free_(s);
+  }
+
+  // Free `s` now if no round is running, else when the rounds running now have ended.
+  void retire(socket_state* s)
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!active_.empty())
+      {
+        retired_.push_back({next_round_, s});
+        return;
+      }
+    }
+    free_(s);
+  }
+
+  template <class F> void set_free(F f) { free_ = f; }
+
+private:
+  struct retired
+  {
+    std::uint64_t round; // rounds numbered below this may still see the state
+    socket_state* state;
+  };
+  std::mutex mutex_;
+  std::uint64_t next_round_ = 0;
+  std::vector<std::uint64_t> active_; // ascending: rounds are appended in order
+  std::vector<retired> retired_;
+  std::function<void(socket_state*)> free_;
+};
+
+events wanted_events(const socket_state& s)
+{
+  events e = events::none;
+  if (!s.ops[read_op].empty())
+    e |= events::in | events::hangup;
+  if (!s.ops[write_op].empty())
+    e |= events::out;
+  if (!s.ops[except_op].empty())
+    e |= events::hangup;
+  return e;
+}
+
+// Perform queued operations of one type in order until one would block.
+void perform_queue(socket_state& s, op_type type, op_queue& done, bool from_packet)
+{
+  while (reactor_op* op = s.ops[type].front())
+  {
+    if (!op->perform(s.socket, from_packet))
+      break;
+    done.push(s.ops[type].pop());
+  }
+}
+
+void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
+{
+  for (op_queue& q : s.ops)
+    while (reactor_op* op = q.pop())
+    {
+      op->ec_ = ec;
+      aborted.push(op);
+    }
+}
+
+} // namespace
+
+struct reactor_core::impl : packet_handler
+{
+  explicit impl(const reactor_options& o) : options(o)
+  {
+    if (options.batch_size == 0 || options.threads == 0)
+      throw boost::system::system_error(boost::asio::error::invalid_argument,
+                                        "boost::asio_notify::reactor: batch_size and threads must be positive");
+    reclaimer.set_free([this](socket_state* s) { free_state(s); });
+  }
+
+  // The driver starts with the first socket, whose executor tells which context runs it.
+  void attach(const boost::asio::any_io_executor& io_executor)
+  {
+    if (driver_ready.load(std::memory_order_acquire))
+      return;
+    std::lock_guard<std::mutex> lock(driver_mutex);
+    if (driver || shut_down.load())
+      return;
+    driver = make_driver(io_executor, options, the_port, *this);
+    driver_ready.store(true, std::memory_order_release);
+  }
+
+  ~impl()
+  {
+    driver.reset();
+    while (states)
+      free_state(states);
+  }
+
+  // --- socket states ---
+
+  socket_state* adopt(native_socket_type s)
+  {
+    auto* state = new socket_state(s);
+    std::lock_guard<std::mutex> lock(states_mutex);
+    state->next = states;
+    if (states)
+      states->prev = state;
+    states = state;
+    return state;
+  }
+
+  void free_state(socket_state* s)
+  {
+    {
+      std::lock_guard<std::mutex> lock(states_mutex);
+      (s->prev ? s->prev->next : states) = s->next;
+      if (s->next)
+        s->next->prev = s->prev;
+    }
+    delete s;
+  }
+
+  // Ends the registration of a socket being closed; the state is freed after `remove`.
+  void end_registration(socket_state* s, bool registered)
+  {
+    if (registered)
+    {
+      registered_sockets.fetch_sub(1, std::memory_order_relaxed);
+      registration r;
+      r.socket = s->socket;
+      r.key = s;
+      r.operation = operation::remove;
+      if (!the_port.apply(r))
+        return; // the `remove` packet retires the state
+    }
+    reclaimer.retire(s); // no registration: no packet can name this state any more
+  }
+
+  native_socket_type detach(socket_state*& s)
+  {
+    op_queue aborted;
+    bool registered;
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      s->closed = true;
+      abort_all(*s, aborted, boost::asio::error::operation_aborted);
+      registered = s->registered;
+    }
+    complete(aborted);
+    const native_socket_type fd = s->socket;
+    end_registration(s, registered);
+    s = nullptr;
+    return fd;
+  }
+
+  // --- registration (with the state's mutex held) ---
+
+  // Make the port report what the queued operations wait for. Operations that finish
+  // or fail on the way are moved to `done`.
+  void update_registration(socket_state& s, op_queue& done)
+  {
+    const bool edge = options.trigger == trigger_strategy::persistent_edge;
+    const events wanted = edge ? (events::in | events::out | events::hangup) : wanted_events(s);
+    if (wanted == events::none || (edge && s.registered) || has_all(s.armed, wanted))
+      return;
+    registration r;
+    r.socket = s.socket;
+    r.key = &s;
+    r.filter = wanted | s.armed;
+    r.operation = operation::enable;
+    r.triggers = edge ? (trigger::edge | trigger::persistent) : (trigger::level | trigger::oneshot);
+    if (error_code ec = the_port.apply(r))
+    {
+      abort_all(s, done, ec);
+      return;
+    }
+    if (!s.registered)
+      registered_sockets.fetch_add(1, std::memory_order_relaxed);
+    s.registered = true;
+    s.armed = r.filter;
+    if (edge) // rule 8: a condition true before an edge registration may never be reported
+      for (int t = 0; t < max_ops; ++t)
+        perform_queue(s, static_cast<op_type>(t), done, false);
+  }
+
+  // --- packets ---
+
+  void handle(const packet& p) override
+  {
+    packets_dequeued.fetch_add(1, std::memory_order_relaxed);
+    if (p.kind == packet_kind::user)
+      return; // a driver's wake-up
+    auto* s = static_cast<socket_state*>(p.key);
+    if (has_any(p.events, events::remove))
+    {
+      reclaimer.retire(s);
+      return;
+    }
+    op_queue done;
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      if (s->closed)
+        return;
+      if (options.trigger == trigger_strategy::oneshot_level)
+        s->armed = events::none; // rule 7: the one-shot registration is disabled now
+      const bool error = has_any(p.events, events::error);
+      const bool readable = error || has_any(p.events, events::in | events::hangup);
+      if (readable)
+        perform_queue(*s, read_op, done, true);
+      if (error || has_any(p.events, events::out))
+        perform_queue(*s, write_op, done, true);
+      if (error || has_any(p.events, events::hangup))
+        perform_queue(*s, except_op, done, true);
+      update_registration(*s, done);
+    }
+    complete(done);
+  }
+
+  std::uint64_t begin_round() override { return reclaimer.begin_round(); }
+
+  void end_round(std::uint64_t round, std::size_t packets) override
+  {
+    if (packets != 0)
+      wakeups.fetch_add(1, std::memory_order_relaxed);
+    reclaimer.end_round(round);
+  }
+
+  void complete(op_queue& done)
+  {
+    std::uint64_t n = 0;
+    while (reactor_op* op = done.pop())
+    {
+      op->complete(completion_mode::post);
+      ++n;
+    }
+    if (n)
+      operations_completed.fetch_add(n, std::memory_order_relaxed);
+  }
+
+  // --- shutdown ---
+
+  void shutdown()
+  {
+    {
+      std::lock_guard<std::mutex> lock(driver_mutex);
+      if (shut_down.exchange(true))
+        return;
+      if (driver)
+        driver->stop();
+    }
+    // Collect under the locks, destroy outside them: destroying a handler may destroy a
+    // socket, whose close comes back here.
+    op_queue doomed;
+    {
+      std::lock_guard<std::mutex> lock(states_mutex);
+      for (socket_state* s = states; s; s = s->next)
+      {
+        std::lock_guard<std::mutex> state_lock(s->mutex);
+        for (op_queue& q : s->ops)
+          doomed.splice(q);
+      }
+    }
+    doomed.complete_all(completion_mode::destroy);
+  }
+
+  reactor_options options;
+  port the_port;
+  state_reclaimer reclaimer;
+  std::mutex driver_mutex;
+  std::unique_ptr<reactor_driver> driver;
+  std::atomic<bool> driver_ready{false};
+  std::atomic<bool> shut_down{false};
+
+  std::mutex states_mutex;
+  socket_state* states = nullptr;
+
+  std::atomic<std::uint64_t> registered_sockets{0};
+  std::atomic<std::uint64_t> packets_dequeued{0};
+  std::atomic<std::uint64_t> wakeups{0};
+  std::atomic<std::uint64_t> operations_completed{0};
+};
+
+reactor_core::reactor_core(const reactor_options& options) : impl_(new impl(options)) {}
+
+void reactor_core::attach(const boost::asio::any_io_executor& io_executor)
+{
+  impl_->attach(io_executor);
+}
+
+reactor_core::~reactor_core() = default;
+
+void reactor_core::shutdown() { impl_->shutdown(); }
+
+const reactor_options& reactor_core::options() const noexcept { return impl_->options; }
+
+reactor_statistics reactor_core::statistics() const noexcept
+{
+  reactor_statistics s;
+  s.registered_sockets = impl_->registered_sockets.load(std::memory_order_relaxed);
+  s.packets_dequeued = impl_->packets_dequeued.load(std::memory_order_relaxed);
+  s.wakeups = impl_->wakeups.load(std::memory_order_relaxed);
+  s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
+  return s;
+}
+
+socket_state* reactor_core::adopt(native_socket_type s) { return impl_->adopt(s); }
+
+void reactor_core::close(socket_state*& s, error_code& ec)
+{
+  ec = {};
+  if (!s)
+    return;
+  const native_socket_type fd = impl_->detach(s);
+  socket_ops::close(fd, ec);
+}
+
+native_socket_type reactor_core::release(socket_state*& s, error_code& ec)
+{
+  if (!s)
+  {
+    ec = boost::asio::error::bad_descriptor;
+    return socket_ops::invalid_socket;
+  }
+  ec = {};
+  return impl_->detach(s);
+}
+
+void reactor_core::ensure_non_blocking(socket_state& s, error_code& ec)
+{
+  ec = {};
+  if (s.internal_non_blocking)
+    return;
+  socket_ops::set_non_blocking(s.socket, true, ec);
+  if (!ec)
+    s.internal_non_blocking = true;
+}
+
+void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
+{
+  op_queue done;
+  if (!s || impl_->shut_down.load(std::memory_order_relaxed))
+  {
+    if (!s)
+    {
+      op->ec_ = boost::asio::error::bad_descriptor;
+      done.push(op);
+      impl_->complete(done);
+    }
+    else
+      op->complete(completion_mode::destroy); // the context is shutting down
+    return;
+  }
+  error_code ec;
+  ensure_non_blocking(*s, ec);
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    if (ec)
+    {
+      op->ec_ = ec;
+      done.push(op);
+    }
+    else if (s->ops[type].empty() && op->perform(s->socket, false))
+      done.push(op);
+    else
+    {
+      s->ops[type].push(op);
+      impl_->update_registration(*s, done);
+    }
+  }
+  impl_->complete(done);
+  if (impl_->driver_ready.load(std::memory_order_acquire))
+    impl_->driver->operation_queued();
+}
+
+void reactor_core::cancel(socket_state& s)
+{
+  op_queue aborted;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    abort_all(s, aborted, boost::asio::error::operation_aborted);
+  }
+  impl_->complete(aborted);
+}
+
+void reactor_core::cancel_op(socket_state& s, op_type type, const void* key)
+{
+  op_queue aborted;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    reactor_op* op = s.ops[type].erase(key);
+    if (!op)
+      return;
+    op->ec_ = boost::asio::error::operation_aborted;
+    aborted.push(op);
+  }
+  impl_->complete(aborted);
+}
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost

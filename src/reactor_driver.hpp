@@ -1,0 +1,60 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The drivers decide which threads dequeue the port (design.md, "Drivers").
+#ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
+#define BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
+
+#include <boost/asio_notify/port.hpp>
+#include <boost/asio_notify/reactor.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <cstdint>
+#include <memory>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/// What a driver hands dequeued packets to (the reactor core).
+class packet_handler
+{
+public:
+  /// Act on one packet. Called between `begin_round` and `end_round`.
+  virtual void handle(const packet& p) = 0;
+  /// Announce a dequeue; returns the round's number for `end_round`.
+  virtual std::uint64_t begin_round() = 0;
+  /// The round's packets have all been handled.
+  virtual void end_round(std::uint64_t round, std::size_t packets) = 0;
+
+protected:
+  ~packet_handler() = default;
+};
+
+/// A way of running the port's dequeue.
+class reactor_driver
+{
+public:
+  virtual ~reactor_driver() = default;
+  /// An operation was queued: the driver must be (or become) able to see its packet.
+  virtual void operation_queued() = 0;
+  /// Stop dequeuing for good; returns when no driver thread touches the port any more.
+  virtual void stop() = 0;
+};
+
+/// Create the driver `options.driver` asks for, or the thread driver where the sockets'
+/// executor `io_executor` does not belong to an io_context (then `options.driver` is
+/// updated to say so).
+std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
+                                            reactor_options& options, port& p,
+                                            packet_handler& handler);
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif

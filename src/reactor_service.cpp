@@ -1,0 +1,126 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The `reactor` service object and its options.
+
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/reactor.hpp>
+
+#include <boost/asio/error.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace boost {
+namespace asio_notify {
+
+namespace {
+
+[[noreturn]] void bad_option(const std::string& what)
+{
+  throw boost::system::system_error(boost::asio::error::invalid_argument,
+                                    std::string(reactor_options_variable) + ": " + what);
+}
+
+std::size_t parse_positive(const std::string& key, const std::string& value)
+{
+  std::size_t used = 0;
+  unsigned long n = 0;
+  try
+  {
+    n = std::stoul(value, &used);
+  }
+  catch (const std::exception&)
+  {
+    used = 0;
+  }
+  if (used != value.size() || n == 0 || n > 1u << 20)
+    bad_option(key + " must be a positive integer, not '" + value + "'");
+  return n;
+}
+
+void apply_option(reactor_options& o, const std::string& key, const std::string& value)
+{
+  if (key == "driver" && (value == "inline" || value == "thread"))
+    o.driver = value == "inline" ? driver_kind::inline_driver : driver_kind::thread;
+  else if (key == "trigger" && (value == "oneshot_level" || value == "persistent_edge"))
+    o.trigger = value == "oneshot_level" ? trigger_strategy::oneshot_level
+                                         : trigger_strategy::persistent_edge;
+  else if (key == "batch")
+    o.batch_size = parse_positive(key, value);
+  else if (key == "threads")
+    o.threads = parse_positive(key, value);
+  else
+    bad_option("unknown setting '" + key + "=" + value +
+               "' (driver=inline|thread, trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
+}
+
+} // namespace
+
+trigger_strategy default_trigger_strategy() noexcept
+{
+#if defined(_WIN32)
+  return trigger_strategy::oneshot_level;
+#else
+  return trigger_strategy::persistent_edge;
+#endif
+}
+
+driver_kind default_driver_kind() noexcept
+{
+#if defined(_WIN32)
+  return driver_kind::thread;
+#else
+  return driver_kind::inline_driver;
+#endif
+}
+
+reactor_options parse_reactor_options(const std::string& spec, reactor_options base)
+{
+  std::istringstream in(spec);
+  std::string item;
+  while (std::getline(in, item, ','))
+  {
+    if (item.empty())
+      continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      bad_option("expected key=value, not '" + item + "'");
+    apply_option(base, item.substr(0, eq), item.substr(eq + 1));
+  }
+  return base;
+}
+
+reactor_options reactor_options_from_environment(reactor_options base)
+{
+  const char* spec = std::getenv(reactor_options_variable);
+  return spec ? parse_reactor_options(spec, base) : base;
+}
+
+boost::asio::execution_context::id reactor::id;
+
+reactor::reactor(boost::asio::execution_context& context)
+    : reactor(context, reactor_options_from_environment())
+{
+}
+
+reactor::reactor(boost::asio::execution_context& context, reactor_options options)
+    : boost::asio::execution_context::service(context),
+      core_(new detail::reactor_core(options))
+{
+}
+
+reactor::~reactor() = default;
+
+void reactor::shutdown() { core_->shutdown(); }
+
+const reactor_options& reactor::options() const noexcept { return core_->options(); }
+
+reactor_statistics reactor::statistics() const noexcept { return core_->statistics(); }
+
+} // namespace asio_notify
+} // namespace boost

@@ -1,0 +1,243 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// POSIX system calls of the sockets. errno values are Asio's error codes on POSIX
+// (boost::asio::error::* are errno values in the system category), so the mapping is the
+// identity apart from end of stream, which the callers decide.
+
+#include <boost/asio_notify/detail/socket_ops.hpp>
+
+#include <boost/asio/error.hpp>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+static_assert(sizeof(boost::asio_notify::detail::socket_ops::native_buffer) == sizeof(iovec),
+              "native_buffer must have iovec's layout");
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+namespace socket_ops {
+
+using boost::system::error_code;
+
+namespace {
+
+error_code errno_code() { return error_code(errno, boost::asio::error::get_system_category()); }
+
+// Run a system call, retrying EINTR; sets `ec` from errno when it returns -1.
+template <class Call>
+auto retry(error_code& ec, Call call) -> decltype(call())
+{
+  for (;;)
+  {
+    auto r = call();
+    if (r >= 0)
+    {
+      ec = {};
+      return r;
+    }
+    if (errno != EINTR)
+    {
+      ec = errno_code();
+      return r;
+    }
+  }
+}
+
+// MSG_NOSIGNAL: a write to a reset connection reports EPIPE instead of killing the process.
+constexpr int send_flags(message_flags flags) { return flags | MSG_NOSIGNAL; }
+
+msghdr make_msghdr(const native_buffer* bufs, std::size_t count, const void* addr, std::size_t len)
+{
+  msghdr msg{};
+  msg.msg_iov = reinterpret_cast<iovec*>(const_cast<native_buffer*>(bufs));
+  msg.msg_iovlen = std::min(count, max_buffers);
+  msg.msg_name = const_cast<void*>(addr);
+  msg.msg_namelen = static_cast<socklen_t>(len);
+  return msg;
+}
+
+} // namespace
+
+native_socket_type open(int family, int type, int protocol, error_code& ec)
+{
+  return retry(ec, [&] { return ::socket(family, type | SOCK_CLOEXEC, protocol); });
+}
+
+void close(native_socket_type s, error_code& ec)
+{
+  // EINTR from close leaves the descriptor closed on Linux: never retry it.
+  ec = ::close(s) == 0 || errno == EINTR ? error_code() : errno_code();
+}
+
+void check_socket(native_socket_type s, error_code& ec)
+{
+  int type = 0;
+  socklen_t len = sizeof(type);
+  retry(ec, [&] { return ::getsockopt(s, SOL_SOCKET, SO_TYPE, &type, &len); });
+}
+
+void set_non_blocking(native_socket_type s, bool on, error_code& ec)
+{
+  int arg = on ? 1 : 0;
+  retry(ec, [&] { return ::ioctl(s, FIONBIO, &arg); });
+}
+
+void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
+{
+  retry(ec, [&] { return ::bind(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)); });
+}
+
+void listen(native_socket_type s, int backlog, error_code& ec)
+{
+  retry(ec, [&] { return ::listen(s, backlog); });
+}
+
+void shutdown(native_socket_type s, int what, error_code& ec)
+{
+  retry(ec, [&] { return ::shutdown(s, what); });
+}
+
+void local_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
+{
+  socklen_t l = static_cast<socklen_t>(len);
+  retry(ec, [&] { return ::getsockname(s, static_cast<sockaddr*>(addr), &l); });
+  len = l;
+}
+
+void peer_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
+{
+  socklen_t l = static_cast<socklen_t>(len);
+  retry(ec, [&] { return ::getpeername(s, static_cast<sockaddr*>(addr), &l); });
+  len = l;
+}
+
+void set_option(native_socket_type s, int level, int name, const void* data, std::size_t len,
+                error_code& ec)
+{
+  retry(ec, [&] { return ::setsockopt(s, level, name, data, static_cast<socklen_t>(len)); });
+}
+
+void get_option(native_socket_type s, int level, int name, void* data, std::size_t& len,
+                error_code& ec)
+{
+  socklen_t l = static_cast<socklen_t>(len);
+  retry(ec, [&] { return ::getsockopt(s, level, name, data, &l); });
+  len = l;
+}
+
+void io_control(native_socket_type s, long command, void* arg, error_code& ec)
+{
+  retry(ec, [&] { return ::ioctl(s, static_cast<unsigned long>(command), arg); });
+}
+
+std::size_t available(native_socket_type s, error_code& ec)
+{
+  int value = 0;
+  io_control(s, FIONREAD, &value, ec);
+  return ec ? 0 : static_cast<std::size_t>(value);
+}
+
+bool at_mark(native_socket_type s, error_code& ec)
+{
+  return retry(ec, [&] { return ::sockatmark(s); }) == 1;
+}
+
+void connect(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
+{
+  if (::connect(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)) == 0)
+  {
+    ec = {};
+    return;
+  }
+  // EINTR: the connect goes on asynchronously, exactly like EINPROGRESS.
+  ec = (errno == EINPROGRESS || errno == EINTR) ? error_code(boost::asio::error::would_block)
+                                                : errno_code();
+}
+
+void connect_result(native_socket_type s, error_code& ec)
+{
+  int err = 0;
+  std::size_t len = sizeof(err);
+  get_option(s, SOL_SOCKET, SO_ERROR, &err, len, ec);
+  if (!ec && err != 0)
+    ec = error_code(err, boost::asio::error::get_system_category());
+}
+
+native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, error_code& ec)
+{
+  socklen_t l = len ? static_cast<socklen_t>(*len) : 0;
+  const int fd = retry(ec, [&] {
+    return ::accept4(s, static_cast<sockaddr*>(addr), len ? &l : nullptr, SOCK_CLOEXEC);
+  });
+  if (len)
+    *len = l;
+  return fd;
+}
+
+std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count,
+                 message_flags flags, error_code& ec)
+{
+  msghdr msg = make_msghdr(bufs, count, nullptr, 0);
+  const ssize_t n = retry(ec, [&] { return ::recvmsg(s, &msg, flags); });
+  return n < 0 ? 0 : static_cast<std::size_t>(n);
+}
+
+std::size_t send(native_socket_type s, const native_buffer* bufs, std::size_t count,
+                 message_flags flags, error_code& ec)
+{
+  msghdr msg = make_msghdr(bufs, count, nullptr, 0);
+  const ssize_t n = retry(ec, [&] { return ::sendmsg(s, &msg, send_flags(flags)); });
+  return n < 0 ? 0 : static_cast<std::size_t>(n);
+}
+
+std::size_t recvfrom(native_socket_type s, native_buffer* bufs, std::size_t count,
+                     message_flags flags, void* addr, std::size_t& len, error_code& ec)
+{
+  msghdr msg = make_msghdr(bufs, count, addr, len);
+  const ssize_t n = retry(ec, [&] { return ::recvmsg(s, &msg, flags); });
+  len = msg.msg_namelen;
+  return n < 0 ? 0 : static_cast<std::size_t>(n);
+}
+
+std::size_t sendto(native_socket_type s, const native_buffer* bufs, std::size_t count,
+                   message_flags flags, const void* addr, std::size_t len, error_code& ec)
+{
+  msghdr msg = make_msghdr(bufs, count, addr, len);
+  const ssize_t n = retry(ec, [&] { return ::sendmsg(s, &msg, send_flags(flags)); });
+  return n < 0 ? 0 : static_cast<std::size_t>(n);
+}
+
+bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
+{
+  pollfd fds{};
+  fds.fd = s;
+  fds.events = w == wait_for::read ? POLLIN : w == wait_for::write ? POLLOUT : POLLPRI;
+  const int n = retry(ec, [&] { return ::poll(&fds, 1, timeout_ms); });
+  if (n > 0 && (fds.revents & POLLNVAL))
+    ec = boost::asio::error::bad_descriptor;
+  return n > 0 && !ec;
+}
+
+bool would_block(const error_code& ec) noexcept
+{
+  return ec == boost::asio::error::would_block || ec == boost::asio::error::try_again;
+}
+
+} // namespace socket_ops
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
