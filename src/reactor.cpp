@@ -148,7 +148,7 @@ struct reactor_core::impl : packet_handler
 
   ~impl()
   {
-    driver.reset();
+    shutdown();
     while (states)
       free_state(states);
   }
@@ -299,11 +299,15 @@ struct reactor_core::impl : packet_handler
   void shutdown()
   {
     {
+      // The driver goes now, not in the destructor: services created after this one
+      // (such as the one behind the inline driver's descriptor) are destroyed before it.
       std::lock_guard<std::mutex> lock(driver_mutex);
       if (shut_down.exchange(true))
         return;
+      driver_ready.store(false, std::memory_order_release);
       if (driver)
         driver->stop();
+      driver.reset();
     }
     // Collect under the locks, destroy outside them: destroying a handler may destroy a
     // socket, whose close comes back here.

@@ -1,0 +1,359 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The reactor service itself: options, statistics, drivers, work accounting, shutdown.
+// Every case runs under each driver and trigger strategy.
+
+#include <boost/asio_notify.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/system/system_error.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <dirent.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace an = boost::asio_notify;
+namespace asio = boost::asio;
+using boost::system::error_code;
+using tcp = an::ip::tcp;
+
+namespace {
+
+std::vector<an::reactor_options> all_configurations()
+{
+  std::vector<an::reactor_options> v;
+  for (auto d : {an::driver_kind::inline_driver, an::driver_kind::thread})
+    for (auto t : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+    {
+      an::reactor_options o;
+      o.driver = d;
+      o.trigger = t;
+      v.push_back(o);
+    }
+  return v;
+}
+
+std::string describe(const an::reactor_options& o)
+{
+  return std::string(o.driver == an::driver_kind::thread ? "thread" : "inline") + "/" +
+         (o.trigger == an::trigger_strategy::oneshot_level ? "oneshot_level" : "persistent_edge");
+}
+
+an::reactor& install(asio::io_context& ioc, const an::reactor_options& o)
+{
+  return asio::make_service<an::reactor>(ioc, o);
+}
+
+// A connected pair of our sockets over loopback.
+struct connected_pair
+{
+  explicit connected_pair(asio::io_context& ioc) : a(ioc), b(ioc)
+  {
+    tcp::acceptor acc(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    a.connect(acc.local_endpoint());
+    acc.accept(b);
+  }
+  tcp::socket a, b;
+};
+
+std::size_t thread_count()
+{
+  std::size_t n = 0;
+  if (DIR* d = ::opendir("/proc/self/task"))
+  {
+    while (dirent* e = ::readdir(d))
+      n += e->d_name[0] != '.';
+    ::closedir(d);
+  }
+  return n;
+}
+
+// Counts how a handler ended: invoked, or destroyed without being invoked.
+struct handler_fate
+{
+  std::atomic<int> invoked{0};
+  std::atomic<int> destroyed{0};
+};
+
+struct tracked_handler
+{
+  std::shared_ptr<handler_fate> fate;
+  std::shared_ptr<void> keep_alive; // what the handler owns, as a session object would
+  bool moved_from = false;
+  explicit tracked_handler(std::shared_ptr<handler_fate> f, std::shared_ptr<void> k = {})
+      : fate(std::move(f)), keep_alive(std::move(k))
+  {
+  }
+  tracked_handler(tracked_handler&& o) noexcept : fate(o.fate), keep_alive(std::move(o.keep_alive))
+  {
+    o.moved_from = true;
+  }
+  ~tracked_handler()
+  {
+    if (!moved_from)
+      ++fate->destroyed;
+  }
+  void operator()(error_code, std::size_t = 0) { ++fate->invoked; }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
+{
+  const an::reactor_options o = an::parse_reactor_options("driver=thread,trigger=oneshot_level,batch=7,threads=3");
+  BOOST_TEST((o.driver == an::driver_kind::thread));
+  BOOST_TEST((o.trigger == an::trigger_strategy::oneshot_level));
+  BOOST_TEST(o.batch_size == 7u);
+  BOOST_TEST(o.threads == 3u);
+  const an::reactor_options d = an::parse_reactor_options("");
+  BOOST_TEST(d.batch_size == an::reactor_options().batch_size);
+  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue", "driver"})
+  {
+    try
+    {
+      an::parse_reactor_options(bad);
+      BOOST_ERROR("accepted " << bad);
+    }
+    catch (const boost::system::system_error& e)
+    {
+      BOOST_TEST((e.code() == asio::error::invalid_argument));
+      BOOST_TEST(std::string(e.what()).find("BOOST_ASIO_NOTIFY_REACTOR") != std::string::npos);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(options_come_from_the_environment)
+{
+  ::setenv(an::reactor_options_variable, "driver=thread,batch=5", 1);
+  {
+    asio::io_context ioc;
+    tcp::socket s(ioc); // first use creates the reactor from the environment
+    const an::reactor_options& o = asio::use_service<an::reactor>(ioc).options();
+    BOOST_TEST((o.driver == an::driver_kind::thread));
+    BOOST_TEST(o.batch_size == 5u);
+  }
+  ::setenv(an::reactor_options_variable, "batch=banana", 1);
+  {
+    asio::io_context ioc;
+    BOOST_CHECK_THROW(tcp::socket s(ioc), boost::system::system_error);
+  }
+  ::unsetenv(an::reactor_options_variable);
+}
+
+BOOST_AUTO_TEST_CASE(options_are_fixed_once_the_reactor_exists)
+{
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  BOOST_CHECK_THROW(install(ioc, an::reactor_options()), asio::service_already_exists);
+}
+
+BOOST_AUTO_TEST_CASE(inline_driver_needs_an_io_context)
+{
+  asio::thread_pool pool(1);
+  an::reactor_options o;
+  o.driver = an::driver_kind::inline_driver;
+  auto& r = asio::make_service<an::reactor>(pool, o);
+  tcp::socket s(pool.get_executor());
+  BOOST_TEST((r.options().driver == an::driver_kind::thread)); // fell back, and says so
+  pool.join();
+}
+
+BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
+{
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc;
+      an::reactor& r = install(ioc, o);
+      connected_pair p(ioc);
+      std::array<char, 4> in{};
+      int done = 0;
+      asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
+        BOOST_TEST(!ec);
+        BOOST_TEST(n == 4u);
+        ++done;
+      });
+      asio::post(ioc, [&] { asio::write(p.a, asio::buffer("ping", 4)); });
+      ioc.run();
+      BOOST_TEST(done == 1);
+      BOOST_TEST((r.options().driver == o.driver));
+      const an::reactor_statistics s = r.statistics();
+      BOOST_TEST(s.packets_dequeued >= 1u);
+      BOOST_TEST(s.wakeups >= 1u);
+      BOOST_TEST(s.operations_completed >= 1u);
+      BOOST_TEST(s.registered_sockets >= 1u);
+      p.b.close();
+      BOOST_TEST(r.statistics().registered_sockets == s.registered_sockets - 1);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(run_returns_when_no_operation_is_pending)
+{
+  // The inline driver keeps a wait on the port pending; it must not count as work.
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc;
+      install(ioc, o);
+      connected_pair p(ioc);
+      char c = 0;
+      int reads = 0;
+      p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+        BOOST_TEST(!ec);
+        ++reads;
+      });
+      asio::write(p.a, asio::buffer("x", 1));
+      const auto start = std::chrono::steady_clock::now();
+      ioc.run_for(std::chrono::seconds(10));
+      BOOST_TEST(reads == 1);
+      BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+      // And again after restart: the driver still delivers.
+      ioc.restart();
+      p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+        BOOST_TEST(!ec);
+        ++reads;
+      });
+      asio::write(p.a, asio::buffer("y", 1));
+      ioc.run_for(std::chrono::seconds(10));
+      BOOST_TEST(reads == 2);
+      BOOST_TEST(c == 'y');
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(destroying_the_context_destroys_pending_handlers_and_threads)
+{
+  const std::size_t threads_before = thread_count();
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      auto fate = std::make_shared<handler_fate>();
+      {
+        asio::io_context ioc;
+        install(ioc, o);
+        // The handlers own the sockets: destroying them closes the sockets while the
+        // reactor shuts down.
+        auto p = std::make_shared<connected_pair>(ioc);
+        static char buf[8];
+        p->b.async_read_some(asio::buffer(buf), tracked_handler(fate, p));
+        p->a.async_wait(tcp::socket::wait_read, tracked_handler(fate, p));
+        p.reset();
+        ioc.run_for(std::chrono::milliseconds(50));
+        BOOST_TEST(fate->invoked == 0);
+      }
+      BOOST_TEST(fate->invoked == 0);
+      BOOST_TEST(fate->destroyed == 2);
+    }
+  }
+  BOOST_TEST(thread_count() == threads_before);
+}
+
+BOOST_AUTO_TEST_CASE(close_completes_pending_operations_once_with_operation_aborted)
+{
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc;
+      an::reactor& r = install(ioc, o);
+      connected_pair p(ioc);
+      char buf[8];
+      std::vector<error_code> results;
+      p.b.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+      p.b.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
+      ioc.run_for(std::chrono::milliseconds(20));
+      BOOST_TEST(results.empty());
+      p.b.close();
+      ioc.restart();
+      ioc.run_for(std::chrono::seconds(5));
+      BOOST_REQUIRE(results.size() == 2u);
+      for (const error_code& ec : results)
+        BOOST_TEST((ec == asio::error::operation_aborted));
+      // The REMOVE handshake finished: the port has forgotten the socket.
+      BOOST_TEST(r.statistics().registered_sockets <= 1u);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(many_threads_many_connections_every_handler_once)
+{
+  for (const auto& base : all_configurations())
+  {
+    an::reactor_options o = base;
+    o.threads = 2;
+    o.batch_size = 8; // several rounds per wake-up
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc(4);
+      install(ioc, o);
+      constexpr int connections = 64;
+      constexpr int rounds = 50;
+      std::vector<std::unique_ptr<connected_pair>> pairs;
+      for (int i = 0; i < connections; ++i)
+        pairs.push_back(std::make_unique<connected_pair>(ioc));
+      std::atomic<int> completions{0};
+      std::atomic<int> errors{0};
+      struct echo
+      {
+        tcp::socket& client;
+        tcp::socket& server;
+        std::atomic<int>& completions;
+        std::atomic<int>& errors;
+        std::array<char, 32> out{}, in{}, srv{};
+        int left = rounds;
+        void start()
+        {
+          asio::async_read(server, asio::buffer(srv), [this](error_code ec, std::size_t) {
+            if (ec)
+              return void(++errors);
+            asio::async_write(server, asio::buffer(srv), [this](error_code ec2, std::size_t) {
+              if (ec2)
+                return void(++errors);
+              if (--left > 0)
+                start();
+            });
+          });
+          asio::async_write(client, asio::buffer(out), [this](error_code ec, std::size_t) {
+            if (ec)
+              ++errors;
+            asio::async_read(client, asio::buffer(in), [this](error_code ec2, std::size_t) {
+              if (ec2)
+                ++errors;
+              ++completions;
+            });
+          });
+        }
+      };
+      std::vector<std::unique_ptr<echo>> echoes;
+      for (auto& p : pairs)
+      {
+        echoes.push_back(std::make_unique<echo>(echo{p->a, p->b, completions, errors}));
+        echoes.back()->start();
+      }
+      std::vector<std::thread> runners;
+      for (int i = 0; i < 4; ++i)
+        runners.emplace_back([&] { ioc.run_for(std::chrono::seconds(60)); });
+      for (auto& t : runners)
+        t.join();
+      BOOST_TEST(errors == 0);
+      BOOST_TEST(completions == connections * rounds);
+    }
+  }
+}
