@@ -166,6 +166,7 @@ private:
 
 } // namespace
 
+#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVER)
 namespace {
 
 // The io_context behind an executor, where the executor says so through public API.
@@ -180,6 +181,7 @@ boost::asio::io_context* io_context_of(const boost::asio::any_io_executor& ex)
 }
 
 } // namespace
+#endif
 
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,

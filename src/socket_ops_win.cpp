@@ -1,0 +1,302 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Winsock system calls of the sockets. Asio's error codes on Windows are the WSA error
+// values in the system category, so WSAGetLastError() maps directly, with the few
+// translations Asio makes itself (see to_asio_error).
+
+#include <boost/asio_notify/detail/socket_ops.hpp>
+
+#include <boost/asio/error.hpp>
+
+#include <winsock2.h>
+#include <mswsock.h>
+#include <ws2tcpip.h>
+
+#include <algorithm>
+
+static_assert(sizeof(boost::asio_notify::detail::socket_ops::native_buffer) == sizeof(WSABUF),
+              "native_buffer must have WSABUF's layout");
+
+#if !defined(SIO_UDP_CONNRESET)
+#define SIO_UDP_CONNRESET _WSAIOW(IOC_VENDOR, 12)
+#endif
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+namespace socket_ops {
+
+using boost::system::error_code;
+
+namespace {
+
+// The translations Asio applies to Winsock results, so callers see the same codes.
+error_code to_asio_error(DWORD err)
+{
+  switch (err)
+  {
+  case ERROR_NETNAME_DELETED:
+    return boost::asio::error::connection_reset;
+  case ERROR_PORT_UNREACHABLE:
+    return boost::asio::error::connection_refused;
+  case WSAEMSGSIZE:
+  case ERROR_MORE_DATA:
+    return boost::asio::error::message_size;
+  default:
+    return error_code(static_cast<int>(err), boost::asio::error::get_system_category());
+  }
+}
+
+error_code last_error() { return to_asio_error(static_cast<DWORD>(::WSAGetLastError())); }
+
+// Run a call that reports SOCKET_ERROR on failure; retries WSAEINTR (blocking hooks).
+template <class Call>
+auto checked(error_code& ec, Call call) -> decltype(call())
+{
+  for (;;)
+  {
+    auto r = call();
+    if (r != SOCKET_ERROR)
+    {
+      ec = {};
+      return r;
+    }
+    if (::WSAGetLastError() != WSAEINTR)
+    {
+      ec = last_error();
+      return r;
+    }
+  }
+}
+
+WSABUF* as_wsabuf(const native_buffer* bufs)
+{
+  return reinterpret_cast<WSABUF*>(const_cast<native_buffer*>(bufs));
+}
+
+DWORD buffer_count(std::size_t count) { return static_cast<DWORD>(std::min(count, max_buffers)); }
+
+} // namespace
+
+native_socket_type open(int family, int type, int protocol, error_code& ec)
+{
+  const SOCKET s = ::WSASocketW(family, type, protocol, nullptr, 0,
+                                WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+  if (s == INVALID_SOCKET)
+  {
+    ec = last_error();
+    return invalid_socket;
+  }
+  ec = {};
+  if (type == SOCK_DGRAM)
+  {
+    // As Asio does: an ICMP port-unreachable must not make the next receive on this UDP
+    // socket fail with WSAECONNRESET.
+    BOOL report = FALSE;
+    DWORD bytes = 0;
+    ::WSAIoctl(s, SIO_UDP_CONNRESET, &report, sizeof(report), nullptr, 0, &bytes, nullptr, nullptr);
+  }
+  return static_cast<native_socket_type>(s);
+}
+
+void close(native_socket_type s, error_code& ec)
+{
+  checked(ec, [&] { return ::closesocket(static_cast<SOCKET>(s)); });
+}
+
+void check_socket(native_socket_type s, error_code& ec)
+{
+  int type = 0;
+  int len = sizeof(type);
+  checked(ec, [&] {
+    return ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len);
+  });
+}
+
+void set_non_blocking(native_socket_type s, bool on, error_code& ec)
+{
+  u_long arg = on ? 1 : 0;
+  checked(ec, [&] { return ::ioctlsocket(static_cast<SOCKET>(s), FIONBIO, &arg); });
+}
+
+void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
+{
+  checked(ec, [&] {
+    return ::bind(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr), static_cast<int>(len));
+  });
+}
+
+void listen(native_socket_type s, int backlog, error_code& ec)
+{
+  checked(ec, [&] { return ::listen(static_cast<SOCKET>(s), backlog); });
+}
+
+void shutdown(native_socket_type s, int what, error_code& ec)
+{
+  checked(ec, [&] { return ::shutdown(static_cast<SOCKET>(s), what); });
+}
+
+void local_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
+{
+  int l = static_cast<int>(len);
+  checked(ec, [&] { return ::getsockname(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
+  len = static_cast<std::size_t>(l);
+}
+
+void peer_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
+{
+  int l = static_cast<int>(len);
+  checked(ec, [&] { return ::getpeername(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
+  len = static_cast<std::size_t>(l);
+}
+
+void set_option(native_socket_type s, int level, int name, const void* data, std::size_t len,
+                error_code& ec)
+{
+  checked(ec, [&] {
+    return ::setsockopt(static_cast<SOCKET>(s), level, name, static_cast<const char*>(data),
+                        static_cast<int>(len));
+  });
+}
+
+void get_option(native_socket_type s, int level, int name, void* data, std::size_t& len,
+                error_code& ec)
+{
+  int l = static_cast<int>(len);
+  checked(ec, [&] {
+    return ::getsockopt(static_cast<SOCKET>(s), level, name, static_cast<char*>(data), &l);
+  });
+  len = static_cast<std::size_t>(l);
+}
+
+void io_control(native_socket_type s, long command, void* arg, error_code& ec)
+{
+  checked(ec, [&] {
+    return ::ioctlsocket(static_cast<SOCKET>(s), command, static_cast<u_long*>(arg));
+  });
+}
+
+std::size_t available(native_socket_type s, error_code& ec)
+{
+  u_long value = 0;
+  io_control(s, FIONREAD, &value, ec);
+  return ec ? 0 : static_cast<std::size_t>(value);
+}
+
+bool at_mark(native_socket_type s, error_code& ec)
+{
+  u_long value = 0;
+  io_control(s, SIOCATMARK, &value, ec);
+  return !ec && value != 0;
+}
+
+void connect(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
+{
+  if (::connect(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr), static_cast<int>(len)) == 0)
+  {
+    ec = {};
+    return;
+  }
+  ec = last_error();
+  if (ec == boost::asio::error::in_progress)
+    ec = boost::asio::error::would_block; // a non-blocking connect under way
+}
+
+void connect_result(native_socket_type s, error_code& ec)
+{
+  int err = 0;
+  std::size_t len = sizeof(err);
+  get_option(s, SOL_SOCKET, SO_ERROR, &err, len, ec);
+  if (!ec && err != 0)
+    ec = to_asio_error(static_cast<DWORD>(err));
+}
+
+native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, error_code& ec)
+{
+  int l = len ? static_cast<int>(*len) : 0;
+  const SOCKET r = ::accept(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), len ? &l : nullptr);
+  if (r == INVALID_SOCKET)
+  {
+    ec = last_error();
+    return invalid_socket;
+  }
+  ec = {};
+  if (len)
+    *len = static_cast<std::size_t>(l);
+  return static_cast<native_socket_type>(r);
+}
+
+std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, message_flags flags,
+                 error_code& ec)
+{
+  DWORD bytes = 0;
+  DWORD f = static_cast<DWORD>(flags);
+  checked(ec, [&] {
+    return ::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes, &f,
+                     nullptr, nullptr);
+  });
+  return ec ? 0 : bytes;
+}
+
+std::size_t send(native_socket_type s, const native_buffer* bufs, std::size_t count,
+                 message_flags flags, error_code& ec)
+{
+  DWORD bytes = 0;
+  checked(ec, [&] {
+    return ::WSASend(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes,
+                     static_cast<DWORD>(flags), nullptr, nullptr);
+  });
+  return ec ? 0 : bytes;
+}
+
+std::size_t recvfrom(native_socket_type s, native_buffer* bufs, std::size_t count,
+                     message_flags flags, void* addr, std::size_t& len, error_code& ec)
+{
+  DWORD bytes = 0;
+  DWORD f = static_cast<DWORD>(flags);
+  int l = static_cast<int>(len);
+  checked(ec, [&] {
+    return ::WSARecvFrom(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes, &f,
+                         static_cast<sockaddr*>(addr), &l, nullptr, nullptr);
+  });
+  len = static_cast<std::size_t>(l);
+  return ec ? 0 : bytes;
+}
+
+std::size_t sendto(native_socket_type s, const native_buffer* bufs, std::size_t count,
+                   message_flags flags, const void* addr, std::size_t len, error_code& ec)
+{
+  DWORD bytes = 0;
+  checked(ec, [&] {
+    return ::WSASendTo(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes,
+                       static_cast<DWORD>(flags), static_cast<const sockaddr*>(addr),
+                       static_cast<int>(len), nullptr, nullptr);
+  });
+  return ec ? 0 : bytes;
+}
+
+bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
+{
+  WSAPOLLFD fd{};
+  fd.fd = static_cast<SOCKET>(s);
+  // WSAPoll rejects POLLPRI; out-of-band data is POLLRDBAND. Errors are always reported.
+  fd.events = w == wait_for::read ? POLLRDNORM : w == wait_for::write ? POLLWRNORM : POLLRDBAND;
+  const int n = checked(ec, [&] { return ::WSAPoll(&fd, 1, timeout_ms); });
+  if (n > 0 && (fd.revents & POLLNVAL))
+    ec = boost::asio::error::bad_descriptor;
+  return n > 0 && !ec;
+}
+
+bool would_block(const error_code& ec) noexcept
+{
+  return ec == boost::asio::error::would_block || ec == boost::asio::error::try_again;
+}
+
+} // namespace socket_ops
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
