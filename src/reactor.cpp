@@ -244,7 +244,6 @@ struct reactor_core::impl : packet_handler
 
   void handle(const packet& p) override
   {
-    packets_dequeued.fetch_add(1, std::memory_order_relaxed);
     if (p.kind == packet_kind::user)
       return; // a driver's wake-up
     auto* s = static_cast<socket_state*>(p.key);
@@ -275,23 +274,23 @@ struct reactor_core::impl : packet_handler
 
   std::uint64_t begin_round() override { return reclaimer.begin_round(); }
 
-  void end_round(std::uint64_t round, std::size_t packets) override
+  void dequeued(std::size_t packets) override
   {
-    if (packets != 0)
-      wakeups.fetch_add(1, std::memory_order_relaxed);
-    reclaimer.end_round(round);
+    if (packets == 0)
+      return;
+    wakeups.fetch_add(1, std::memory_order_relaxed);
+    packets_dequeued.fetch_add(packets, std::memory_order_relaxed);
   }
+
+  void end_round(std::uint64_t round) override { reclaimer.end_round(round); }
 
   void complete(op_queue& done)
   {
-    std::uint64_t n = 0;
-    while (reactor_op* op = done.pop())
-    {
-      op->complete(completion_mode::post);
-      ++n;
-    }
-    if (n)
-      operations_completed.fetch_add(n, std::memory_order_relaxed);
+    // Counted before the handlers are scheduled: a handler that reads the statistics
+    // sees its own operation.
+    for (reactor_op* op = done.front(); op; op = op->next_)
+      operations_completed.fetch_add(1, std::memory_order_relaxed);
+    done.complete_all(completion_mode::post);
   }
 
   // --- shutdown ---

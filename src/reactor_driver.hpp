@@ -24,12 +24,14 @@ namespace detail {
 class packet_handler
 {
 public:
-  /// Act on one packet. Called between `begin_round` and `end_round`.
-  virtual void handle(const packet& p) = 0;
   /// Announce a dequeue; returns the round's number for `end_round`.
   virtual std::uint64_t begin_round() = 0;
+  /// The dequeue returned `packets` packets (counted before any is handled).
+  virtual void dequeued(std::size_t packets) = 0;
+  /// Act on one packet. Called between `begin_round` and `end_round`.
+  virtual void handle(const packet& p) = 0;
   /// The round's packets have all been handled.
-  virtual void end_round(std::uint64_t round, std::size_t packets) = 0;
+  virtual void end_round(std::uint64_t round) = 0;
 
 protected:
   ~packet_handler() = default;

@@ -32,6 +32,7 @@ std::size_t run_round(port& p, packet_handler& handler, std::vector<packet>& buf
   const std::uint64_t round = handler.begin_round();
   boost::system::error_code ec;
   const std::size_t n = p.dequeue(buffer, timeout, ec);
+  handler.dequeued(n);
   for (std::size_t i = 0; i < n; ++i)
   {
     if (buffer[i].kind == packet_kind::user && buffer[i].key == exit_key)
@@ -39,7 +40,7 @@ std::size_t run_round(port& p, packet_handler& handler, std::vector<packet>& buf
     else
       handler.handle(buffer[i]);
   }
-  handler.end_round(round, n);
+  handler.end_round(round);
   if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return n;
