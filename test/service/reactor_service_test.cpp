@@ -7,6 +7,8 @@
 // The reactor service itself: options, statistics, drivers, work accounting, shutdown.
 // Every case runs under each driver and trigger strategy.
 
+#include "support/reactor_configs.hpp"
+
 #include <boost/asio_notify.hpp>
 
 #include <boost/asio/io_context.hpp>
@@ -30,44 +32,9 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 using tcp = an::ip::tcp;
 
+using namespace test_support;
+
 namespace {
-
-std::vector<an::reactor_options> all_configurations()
-{
-  std::vector<an::reactor_options> v;
-  for (auto d : {an::driver_kind::inline_driver, an::driver_kind::thread})
-    for (auto t : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
-    {
-      an::reactor_options o;
-      o.driver = d;
-      o.trigger = t;
-      v.push_back(o);
-    }
-  return v;
-}
-
-std::string describe(const an::reactor_options& o)
-{
-  return std::string(o.driver == an::driver_kind::thread ? "thread" : "inline") + "/" +
-         (o.trigger == an::trigger_strategy::oneshot_level ? "oneshot_level" : "persistent_edge");
-}
-
-an::reactor& install(asio::io_context& ioc, const an::reactor_options& o)
-{
-  return asio::make_service<an::reactor>(ioc, o);
-}
-
-// A connected pair of our sockets over loopback.
-struct connected_pair
-{
-  explicit connected_pair(asio::io_context& ioc) : a(ioc), b(ioc)
-  {
-    tcp::acceptor acc(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-    a.connect(acc.local_endpoint());
-    acc.accept(b);
-  }
-  tcp::socket a, b;
-};
 
 std::size_t thread_count()
 {

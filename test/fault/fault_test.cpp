@@ -1,0 +1,377 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Fault injection on real loopback connections: resets, half-close, closes and cancels
+// racing the reactor, descriptor exhaustion, blocked writers, invalid handles, and an
+// io_context stopped and restarted. Every case runs under every reactor configuration.
+
+#include "support/reactor_configs.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+using namespace test_support;
+
+namespace {
+
+constexpr auto generous = std::chrono::seconds(20);
+
+// Reset the connection: SO_LINGER with zero timeout makes close() send RST.
+void reset(tcp::socket& s)
+{
+  s.set_option(asio::socket_base::linger(true, 0));
+  s.close();
+}
+
+bool is_reset(const error_code& ec)
+{
+  return ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+}
+
+// Run `body(options)` for every reactor configuration, labelled.
+template <class Body>
+void for_each_configuration(Body body)
+{
+  for (const an::reactor_options& o : all_configurations())
+    BOOST_TEST_CONTEXT(describe(o)) { body(o); }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_read)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    std::vector<char> buf(64);
+    error_code result;
+    int calls = 0;
+    // Some data first, then the reset: the read of more than was sent fails midway.
+    asio::write(p.a, asio::buffer("partial", 7));
+    asio::async_read(p.b, asio::buffer(buf), [&](error_code ec, std::size_t n) {
+      result = ec;
+      ++calls;
+      BOOST_TEST(n == 7u);
+    });
+    asio::post(ioc, [&] { reset(p.a); });
+    ioc.run_for(generous);
+    BOOST_TEST(calls == 1);
+    BOOST_TEST(is_reset(result), result.message());
+  });
+}
+
+BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_write)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    // Far more than the socket buffers hold: the write must wait for the peer.
+    std::vector<char> big(32 << 20, 'x');
+    error_code result;
+    std::size_t written = 0;
+    int calls = 0;
+    asio::async_write(p.a, asio::buffer(big), [&](error_code ec, std::size_t n) {
+      result = ec;
+      written = n;
+      ++calls;
+    });
+    asio::steady_timer t(ioc, std::chrono::milliseconds(100));
+    t.async_wait([&](error_code) { reset(p.b); });
+    ioc.run_for(generous);
+    BOOST_TEST(calls == 1);
+    BOOST_TEST(is_reset(result), result.message());
+    BOOST_TEST(written < big.size());
+  });
+}
+
+BOOST_AUTO_TEST_CASE(half_close_then_reads_continue)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    // a sends and shuts down its sending side; b reads all of it then end of file, and
+    // can still answer; a reads the answer.
+    asio::write(p.a, asio::buffer("request", 7));
+    p.a.shutdown(tcp::socket::shutdown_send);
+    std::string got;
+    std::vector<char> chunk(3);
+    error_code end;
+    std::function<void()> read_more = [&] {
+      p.b.async_read_some(asio::buffer(chunk), [&](error_code ec, std::size_t n) {
+        got.append(chunk.data(), n);
+        if (!ec)
+          return read_more();
+        end = ec;
+        asio::async_write(p.b, asio::buffer("reply", 5), [](error_code, std::size_t) {});
+      });
+    };
+    read_more();
+    char reply[5] = {};
+    error_code reply_ec;
+    asio::async_read(p.a, asio::buffer(reply), [&](error_code ec, std::size_t) { reply_ec = ec; });
+    ioc.run_for(generous);
+    BOOST_TEST(got == "request");
+    BOOST_TEST((end == asio::error::eof));
+    BOOST_TEST(!reply_ec);
+    BOOST_TEST(std::string(reply, 5) == "reply");
+  });
+}
+
+BOOST_AUTO_TEST_CASE(close_from_another_thread_while_packets_are_in_flight)
+{
+  for_each_configuration([](const an::reactor_options& base) {
+    an::reactor_options o = base;
+    o.threads = 2;
+    for (int round = 0; round < 20; ++round)
+    {
+      asio::io_context ioc(2);
+      install(ioc, o);
+      auto p = std::make_unique<connected_pair>(ioc);
+      std::atomic<int> read_calls{0}, write_calls{0};
+      std::vector<char> in(1 << 16), out(1 << 20, 'y');
+      // Traffic both ways so packets keep arriving for b while it is closed.
+      asio::async_read(p->b, asio::buffer(in), [&](error_code, std::size_t) { ++read_calls; });
+      asio::async_write(p->b, asio::buffer(out), [&](error_code, std::size_t) { ++write_calls; });
+      std::thread writer([&] {
+        error_code ignored;
+        for (int i = 0; i < 50; ++i)
+          asio::write(p->a, asio::buffer(out.data(), 512), ignored);
+      });
+      std::thread runner([&] { ioc.run_for(generous); });
+      std::this_thread::sleep_for(std::chrono::microseconds(200 * (round % 5)));
+      asio::post(ioc, [&] { p->b.close(); }); // close on an io thread while packets flow
+      writer.join();
+      p->a.close();
+      runner.join();
+      BOOST_TEST(read_calls == 1);
+      BOOST_TEST(write_calls == 1);
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    std::mt19937 rng(42);
+    int success = 0, aborted = 0, calls = 0, other = 0;
+    for (int i = 0; i < 200; ++i)
+    {
+      asio::cancellation_signal signal;
+      char c = 0;
+      p.b.async_read_some(asio::buffer(&c, 1),
+                          asio::bind_cancellation_slot(signal.slot(), [&](error_code ec, std::size_t) {
+                            ++calls;
+                            if (!ec)
+                              ++success;
+                            else if (ec == asio::error::operation_aborted)
+                              ++aborted;
+                            else
+                              ++other;
+                          }));
+      // Data and cancellation in either order, in the same or in separate handlers.
+      const bool data_first = rng() % 2;
+      auto send = [&] { asio::write(p.a, asio::buffer("z", 1)); };
+      auto cancel = [&] { signal.emit(asio::cancellation_type::terminal); };
+      if (data_first)
+        send();
+      asio::post(ioc, cancel);
+      if (!data_first)
+        asio::post(ioc, send);
+      ioc.restart();
+      ioc.run_for(generous);
+      // Whatever was not read is drained so the next round starts empty.
+      while (p.b.available() > 0)
+        p.b.read_some(asio::buffer(&c, 1));
+    }
+    BOOST_TEST(calls == 200);
+    BOOST_TEST(other == 0);
+    BOOST_TEST(success + aborted == 200);
+  });
+}
+
+BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    auto work = asio::make_work_guard(ioc);
+    std::thread runner([&] { ioc.run_for(generous); });
+    std::atomic<int> calls{0};
+    for (int i = 0; i < 200; ++i)
+    {
+      std::atomic<bool> done{false};
+      char c = 0;
+      asio::post(ioc, [&] {
+        p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+          BOOST_TEST((!ec || ec == asio::error::operation_aborted));
+          ++calls;
+          done = true;
+        });
+      });
+      asio::write(p.a, asio::buffer("q", 1));
+      p.b.cancel(); // from this thread, while the io thread may be completing the read
+      while (!done)
+        std::this_thread::yield();
+      // Drain what a cancelled read left, before the next round writes again.
+      std::atomic<bool> drained{false};
+      asio::post(ioc, [&] {
+        error_code ec;
+        while (p.b.available() > 0)
+          p.b.read_some(asio::buffer(&c, 1), ec);
+        drained = true;
+      });
+      while (!drained)
+        std::this_thread::yield();
+    }
+    work.reset();
+    runner.join();
+    BOOST_TEST(calls == 200);
+  });
+}
+
+BOOST_AUTO_TEST_CASE(accept_under_descriptor_exhaustion_reports_and_recovers)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    tcp::acceptor acc(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    tcp::socket client(ioc);
+    client.connect(acc.local_endpoint()); // waits in the backlog
+
+    rlimit saved{};
+    ::getrlimit(RLIMIT_NOFILE, &saved);
+    // Use up every descriptor below a tiny limit, so accept has none left.
+    std::vector<int> hogs;
+    rlimit low = saved;
+    low.rlim_cur = 64;
+    BOOST_REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+    for (int fd; (fd = ::dup(0)) >= 0;)
+      hogs.push_back(fd);
+
+    error_code first;
+    acc.async_accept([&](error_code ec, tcp::socket) { first = ec; });
+    ioc.run_for(generous);
+    BOOST_TEST((first == asio::error::no_descriptors), first.message());
+
+    for (int fd : hogs)
+      ::close(fd);
+    ::setrlimit(RLIMIT_NOFILE, &saved);
+
+    error_code second = asio::error::would_block;
+    tcp::socket accepted(ioc);
+    acc.async_accept(accepted, [&](error_code ec) { second = ec; });
+    ioc.restart();
+    ioc.run_for(generous);
+    BOOST_TEST(!second, second.message());
+    BOOST_TEST(accepted.is_open());
+  });
+}
+
+BOOST_AUTO_TEST_CASE(writer_blocked_by_a_peer_that_stops_reading_then_resumes)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    std::vector<char> out(8 << 20);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<char>(i * 7);
+    std::vector<char> in(out.size());
+    std::size_t written = 0, read = 0;
+    asio::async_write(p.a, asio::buffer(out), [&](error_code ec, std::size_t n) {
+      BOOST_TEST(!ec);
+      written = n;
+    });
+    // The reader starts only after the writer has long been blocked.
+    asio::steady_timer t(ioc, std::chrono::milliseconds(300));
+    t.async_wait([&](error_code) {
+      asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
+        BOOST_TEST(!ec);
+        read = n;
+      });
+    });
+    ioc.run_for(generous);
+    BOOST_TEST(written == out.size());
+    BOOST_TEST(read == out.size());
+    BOOST_TEST((in == out));
+  });
+}
+
+BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
+{
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  error_code ec;
+  s.assign(tcp::v4(), -1, ec);
+  BOOST_TEST((ec == asio::error::bad_descriptor));
+  BOOST_TEST(!s.is_open());
+  int pipe_fds[2];
+  BOOST_REQUIRE(::pipe(pipe_fds) == 0);
+  s.assign(tcp::v4(), pipe_fds[0], ec);
+  BOOST_TEST((ec == asio::error::not_socket));
+  BOOST_TEST(!s.is_open());
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  // A handle closed behind the socket's back: operations report the error, nothing hangs.
+  tcp::socket t(ioc, tcp::v4());
+  ::close(t.native_handle());
+  char c;
+  error_code read_ec;
+  t.async_read_some(asio::buffer(&c, 1), [&](error_code e, std::size_t) { read_ec = e; });
+  ioc.run_for(generous);
+  BOOST_TEST((read_ec == asio::error::bad_descriptor), read_ec.message());
+  t.release(ec); // the handle is gone already: do not close someone else's descriptor
+}
+
+BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    connected_pair p(ioc);
+    char c = 0;
+    int calls = 0;
+    p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+      BOOST_TEST(!ec);
+      ++calls;
+    });
+    asio::post(ioc, [&] { ioc.stop(); });
+    ioc.run_for(generous);
+    BOOST_TEST(calls == 0);
+    BOOST_TEST(ioc.stopped());
+    asio::write(p.a, asio::buffer("r", 1)); // arrives while nobody runs the context
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ioc.restart();
+    ioc.run_for(generous);
+    BOOST_TEST(calls == 1);
+    BOOST_TEST(c == 'r');
+  });
+}

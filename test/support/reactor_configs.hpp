@@ -1,0 +1,65 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Shared by the reactor-level suites (service, fault, soak): every reactor configuration,
+// and a connected pair of sockets on one io_context.
+#ifndef BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
+#define BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
+
+#include <boost/asio_notify.hpp>
+
+#include <boost/asio/io_context.hpp>
+
+#include <string>
+#include <vector>
+
+namespace test_support {
+
+namespace an = boost::asio_notify;
+using tcp = an::ip::tcp;
+
+/// Both drivers times both trigger strategies.
+inline std::vector<an::reactor_options> all_configurations()
+{
+  std::vector<an::reactor_options> v;
+  for (auto d : {an::driver_kind::inline_driver, an::driver_kind::thread})
+    for (auto t : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+    {
+      an::reactor_options o;
+      o.driver = d;
+      o.trigger = t;
+      v.push_back(o);
+    }
+  return v;
+}
+
+inline std::string describe(const an::reactor_options& o)
+{
+  return std::string(o.driver == an::driver_kind::thread ? "thread" : "inline") + "/" +
+         (o.trigger == an::trigger_strategy::oneshot_level ? "oneshot_level" : "persistent_edge");
+}
+
+/// Create the io_context's reactor with `o` (before any socket).
+inline an::reactor& install(boost::asio::io_context& ioc, const an::reactor_options& o)
+{
+  return boost::asio::make_service<an::reactor>(ioc, o);
+}
+
+/// A connected pair of our sockets over loopback.
+struct connected_pair
+{
+  explicit connected_pair(boost::asio::io_context& ioc) : a(ioc), b(ioc)
+  {
+    tcp::acceptor acc(ioc, tcp::endpoint(boost::asio::ip::address_v4::loopback(), 0));
+    a.connect(acc.local_endpoint());
+    acc.accept(b);
+  }
+  tcp::socket a, b;
+};
+
+} // namespace test_support
+
+#endif
