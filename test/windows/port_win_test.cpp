@@ -1,0 +1,556 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The Windows backend of the port (src/port_win.cpp):
+// - against scripted fakes of ProcessSocketNotifications, what exactly it passes to PSN and
+//   how it reads the answer (entries, results, timeouts, call failures, packet kinds);
+// - against the PSN double (psn_double.hpp, installed for the whole executable by
+//   psn_double_fixture.cpp), the basic life of a registration on real loopback sockets.
+// The portable conformance suite (test/port) covers the contract itself.
+#include "psn_double.hpp"
+
+#include <boost/asio_notify/port.hpp>
+
+#include <boost/asio/error.hpp>
+#include <boost/system/system_error.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <winsock2.h>
+
+#include <array>
+#include <chrono>
+#include <ostream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace boost {
+namespace asio_notify {
+// Test diagnostics for the port's enums (found by Boost.Test through ADL).
+inline std::ostream& boost_test_print_type(std::ostream& os, events e)
+{
+  return os << "events(0x" << std::hex << static_cast<unsigned>(e) << std::dec << ")";
+}
+inline std::ostream& boost_test_print_type(std::ostream& os, packet_kind k)
+{
+  return os << (k == packet_kind::user ? "user" : "notification");
+}
+} // namespace asio_notify
+} // namespace boost
+
+namespace an = boost::asio_notify;
+namespace psn = boost::asio_notify::detail::psn;
+using boost::asio_notify::detail::sock_notify_registration;
+using std::chrono::milliseconds;
+
+namespace {
+
+struct winsock
+{
+  winsock()
+  {
+    WSADATA data;
+    BOOST_TEST_REQUIRE(::WSAStartup(MAKEWORD(2, 2), &data) == 0);
+  }
+  ~winsock() { ::WSACleanup(); }
+};
+
+BOOST_TEST_GLOBAL_FIXTURE(winsock);
+
+boost::system::error_code win32(DWORD e)
+{
+  return boost::system::error_code(static_cast<int>(e), boost::system::system_category());
+}
+
+// ---- scripted fakes of ProcessSocketNotifications ---------------------------------------
+
+// What the fake saw in its calls, and what it answers. One fake at a time (tests run in
+// sequence); the port under test is created while it is installed.
+struct fake_call
+{
+  UINT32 registration_count = 0;
+  bool registrations_null = false;
+  std::vector<sock_notify_registration> registrations;
+  UINT32 timeout_ms = 0;
+  ULONG completion_count = 0;
+  bool entries_null = false;
+  bool received_null = false;
+};
+
+struct fake_script
+{
+  std::vector<fake_call> calls;
+  DWORD return_value = ERROR_SUCCESS;
+  std::vector<DWORD> registration_results; // by entry index of each call; default success
+  std::vector<OVERLAPPED_ENTRY> entries;   // returned by the first dequeuing call
+};
+
+fake_script* script = nullptr;
+
+DWORD WSAAPI fake_psn(HANDLE, UINT32 count, sock_notify_registration* regs, UINT32 timeout_ms,
+                      ULONG completion_count, OVERLAPPED_ENTRY* entries, UINT32* received)
+{
+  fake_call c;
+  c.registration_count = count;
+  c.registrations_null = regs == nullptr;
+  c.registrations.assign(regs, regs + count);
+  c.timeout_ms = timeout_ms;
+  c.completion_count = completion_count;
+  c.entries_null = entries == nullptr;
+  c.received_null = received == nullptr;
+  script->calls.push_back(c);
+  for (UINT32 i = 0; i < count; ++i)
+    regs[i].registration_result =
+        i < script->registration_results.size() ? script->registration_results[i] : ERROR_SUCCESS;
+  if (script->return_value != ERROR_SUCCESS)
+    return script->return_value;
+  if (completion_count == 0)
+    return ERROR_SUCCESS;
+  if (script->entries.empty())
+    return WAIT_TIMEOUT;
+  const ULONG n = std::min<ULONG>(completion_count, static_cast<ULONG>(script->entries.size()));
+  std::copy_n(script->entries.begin(), n, entries);
+  script->entries.erase(script->entries.begin(), script->entries.begin() + n);
+  *received = n;
+  return ERROR_SUCCESS;
+}
+
+// A port wired to `fake_psn` and `s`; the double is back for everything else afterwards.
+struct faked_port
+{
+  fake_script s;
+  std::unique_ptr<an::port> port;
+
+  faked_port()
+  {
+    script = &s;
+    boost::asio_notify::detail::set_process_socket_notifications_for_testing(&fake_psn);
+    port = std::make_unique<an::port>();
+    psn_double::install();
+  }
+  ~faked_port() { script = nullptr; }
+};
+
+an::registration entry(an::native_socket_type s, void* key, an::events filter,
+                       an::operation op = an::operation::enable,
+                       an::trigger t = an::trigger::level | an::trigger::oneshot)
+{
+  an::registration r;
+  r.socket = s;
+  r.key = key;
+  r.filter = filter;
+  r.operation = op;
+  r.triggers = t;
+  return r;
+}
+
+OVERLAPPED_ENTRY notification_entry(void* key, DWORD events)
+{
+  OVERLAPPED_ENTRY e{};
+  e.lpCompletionKey = reinterpret_cast<ULONG_PTR>(key);
+  e.dwNumberOfBytesTransferred = events;
+  return e;
+}
+
+// ---- real sockets for the double --------------------------------------------------------
+
+struct socket_handle
+{
+  SOCKET s = INVALID_SOCKET;
+  socket_handle() = default;
+  explicit socket_handle(SOCKET h) : s(h) {}
+  socket_handle(socket_handle&& o) noexcept : s(std::exchange(o.s, INVALID_SOCKET)) {}
+  socket_handle& operator=(socket_handle&& o) noexcept
+  {
+    std::swap(s, o.s);
+    return *this;
+  }
+  ~socket_handle()
+  {
+    if (s != INVALID_SOCKET)
+      ::closesocket(s);
+  }
+  an::native_socket_type native() const { return static_cast<an::native_socket_type>(s); }
+};
+
+void non_blocking(SOCKET s)
+{
+  u_long on = 1;
+  BOOST_TEST_REQUIRE(::ioctlsocket(s, FIONBIO, &on) == 0);
+}
+
+// A connected loopback TCP pair, both ends non-blocking.
+std::pair<socket_handle, socket_handle> tcp_pair()
+{
+  socket_handle listener(::socket(AF_INET, SOCK_STREAM, IPPROTO_TCP));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int len = sizeof(a);
+  BOOST_TEST_REQUIRE(::bind(listener.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
+  BOOST_TEST_REQUIRE(::listen(listener.s, 1) == 0);
+  BOOST_TEST_REQUIRE(::getsockname(listener.s, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  socket_handle client(::socket(AF_INET, SOCK_STREAM, IPPROTO_TCP));
+  BOOST_TEST_REQUIRE(::connect(client.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
+  socket_handle server(::accept(listener.s, nullptr, nullptr));
+  BOOST_TEST_REQUIRE(server.s != INVALID_SOCKET);
+  non_blocking(client.s);
+  non_blocking(server.s);
+  return {std::move(client), std::move(server)};
+}
+
+socket_handle udp_socket()
+{
+  socket_handle u(::socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  BOOST_TEST_REQUIRE(::bind(u.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
+  return u;
+}
+
+} // namespace
+
+// =========================================================================================
+
+BOOST_AUTO_TEST_SUITE(port_windows_translation)
+
+// Entries reach PSN with the documented layout and values; disable and remove carry no
+// filter or trigger; each registrationResult comes back as a system_category error_code.
+BOOST_AUTO_TEST_CASE(entries_and_results)
+{
+  faked_port f;
+  int k1 = 0, k2 = 0, k3 = 0;
+  std::array<an::registration, 4> batch = {
+      entry(11, &k1, an::events::in | an::events::hangup),
+      entry(22, &k2, an::events::out, an::operation::enable, an::trigger::edge),
+      entry(33, &k3, an::events::in, an::operation::disable, an::trigger::edge),
+      entry(44, &k3, an::events::out, an::operation::remove, an::trigger::level)};
+  f.s.registration_results = {ERROR_SUCCESS, WSAENOTSOCK, ERROR_NOT_FOUND, WSAEINVAL};
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 1u);
+  const fake_call& c = f.s.calls[0];
+  BOOST_TEST(c.registration_count == 4u);
+  BOOST_TEST(c.completion_count == 0u);
+  BOOST_TEST(c.timeout_ms == 0u);
+  BOOST_TEST(c.entries_null);
+  BOOST_TEST_REQUIRE(c.registrations.size() == 4u);
+  const sock_notify_registration& r0 = c.registrations[0];
+  BOOST_TEST(r0.socket == SOCKET(11));
+  BOOST_TEST(r0.completion_key == &k1);
+  BOOST_TEST(r0.event_filter == (psn::register_event_in | psn::register_event_hangup));
+  BOOST_TEST(r0.operation == psn::op_enable);
+  BOOST_TEST(r0.trigger_flags == (psn::trigger_level | psn::trigger_oneshot));
+  BOOST_TEST(c.registrations[1].trigger_flags == psn::trigger_edge);
+  BOOST_TEST(c.registrations[2].operation == psn::op_disable);
+  BOOST_TEST(c.registrations[2].event_filter == 0);
+  BOOST_TEST(c.registrations[2].trigger_flags == 0);
+  BOOST_TEST(c.registrations[3].operation == psn::op_remove);
+  BOOST_TEST(c.registrations[3].event_filter == 0);
+
+  BOOST_TEST(!batch[0].result);
+  BOOST_TEST(batch[1].result == boost::asio::error::not_socket); // WSAENOTSOCK
+  BOOST_TEST(batch[2].result == win32(ERROR_NOT_FOUND));
+  BOOST_TEST(batch[3].result == boost::asio::error::invalid_argument); // WSAEINVAL
+}
+
+// Invalid entries never reach PSN; the valid ones keep their own results.
+BOOST_AUTO_TEST_CASE(invalid_entries_are_not_passed)
+{
+  faked_port f;
+  int k = 0;
+  std::array<an::registration, 3> batch = {
+      entry(11, &k, an::events::in),
+      entry(22, &k, an::events::in, an::operation::enable, an::trigger::level | an::trigger::edge),
+      entry(33, &k, an::events::in, an::operation::none)};
+  f.s.registration_results = {WSAENOTSOCK};
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 1u);
+  BOOST_TEST_REQUIRE(f.s.calls[0].registration_count == 1u);
+  BOOST_TEST(f.s.calls[0].registrations[0].socket == SOCKET(11));
+  BOOST_TEST(batch[0].result == boost::asio::error::not_socket);
+  BOOST_TEST(batch[1].result == boost::asio::error::invalid_argument);
+  BOOST_TEST(batch[2].result == boost::asio::error::invalid_argument);
+
+  // Nothing valid at all, nothing to dequeue: no call.
+  f.s.calls.clear();
+  f.port->apply(boost::span<an::registration>(&batch[1], 2), ec);
+  BOOST_TEST(f.s.calls.empty());
+}
+
+// Batches larger than one PSN call's buffer go in several calls; the last one dequeues.
+BOOST_AUTO_TEST_CASE(large_batches_are_chunked)
+{
+  faked_port f;
+  int k = 0;
+  std::vector<an::registration> batch;
+  for (int i = 0; i < 150; ++i)
+    batch.push_back(entry(static_cast<an::native_socket_type>(1000 + i), &k, an::events::in));
+  f.s.entries = {notification_entry(&k, psn::register_event_in)};
+  boost::system::error_code ec;
+  std::array<an::packet, 4> out;
+  BOOST_TEST(f.port->process(batch, out, milliseconds(0), ec) == 1u);
+  BOOST_TEST(!ec);
+  UINT32 total = 0;
+  for (std::size_t i = 0; i < f.s.calls.size(); ++i)
+  {
+    const bool last = i + 1 == f.s.calls.size();
+    BOOST_TEST(f.s.calls[i].completion_count == (last ? 4u : 0u));
+    for (const sock_notify_registration& r : f.s.calls[i].registrations)
+      BOOST_TEST(r.socket == SOCKET(1000 + total++)); // in order
+  }
+  BOOST_TEST(f.s.calls.size() >= 3u);
+  BOOST_TEST(total == 150u);
+  for (const an::registration& r : batch)
+    BOOST_TEST(!r.result);
+}
+
+// When PSN fails as a whole ("no changes occurred"), ec says why and so does every entry.
+BOOST_AUTO_TEST_CASE(call_failure_reaches_ec_and_every_entry)
+{
+  faked_port f;
+  f.s.return_value = ERROR_INVALID_HANDLE;
+  int k = 0;
+  std::array<an::registration, 2> batch = {entry(1, &k, an::events::in),
+                                           entry(2, &k, an::events::in, an::operation::remove)};
+  std::array<an::packet, 2> out;
+  boost::system::error_code ec;
+  BOOST_TEST(f.port->process(batch, out, milliseconds(100), ec) == 0u);
+  BOOST_TEST(ec == win32(ERROR_INVALID_HANDLE));
+  BOOST_TEST(batch[0].result == win32(ERROR_INVALID_HANDLE));
+  BOOST_TEST(batch[1].result == win32(ERROR_INVALID_HANDLE));
+  BOOST_CHECK_THROW(f.port->dequeue(out, milliseconds(0)), boost::system::system_error);
+}
+
+// Timeouts: 0 polls, infinite is INFINITE, finite ones pass through (clamped below
+// INFINITE); WAIT_TIMEOUT is zero packets and no error. An empty packet span asks PSN to
+// dequeue nothing and never to wait.
+BOOST_AUTO_TEST_CASE(timeouts_are_mapped)
+{
+  faked_port f;
+  std::array<an::packet, 3> out;
+  boost::system::error_code ec = boost::asio::error::already_open;
+  BOOST_TEST(f.port->dequeue(out, milliseconds(0), ec) == 0u);
+  BOOST_TEST(!ec);
+  BOOST_TEST(f.port->dequeue(out, milliseconds(250), ec) == 0u);
+  BOOST_TEST(f.port->dequeue(out, an::port::infinite, ec) == 0u); // the fake times out anyway
+  BOOST_TEST(f.port->dequeue(out, milliseconds(-5), ec) == 0u);
+  BOOST_TEST(f.port->dequeue(out, std::chrono::hours(24 * 365 * 200), ec) == 0u);
+  BOOST_TEST(!ec);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 5u);
+  BOOST_TEST(f.s.calls[0].timeout_ms == 0u);
+  BOOST_TEST(f.s.calls[1].timeout_ms == 250u);
+  BOOST_TEST(f.s.calls[2].timeout_ms == INFINITE);
+  BOOST_TEST(f.s.calls[3].timeout_ms == 0u);
+  BOOST_TEST(f.s.calls[4].timeout_ms == INFINITE - 1);
+  for (const fake_call& c : f.s.calls)
+  {
+    BOOST_TEST(c.completion_count == 3u);
+    BOOST_TEST(c.registration_count == 0u);
+    BOOST_TEST(c.registrations_null);
+    BOOST_TEST(!c.entries_null);
+    BOOST_TEST(!c.received_null);
+  }
+  f.s.calls.clear();
+  int k = 0;
+  an::registration r = entry(5, &k, an::events::in);
+  BOOST_TEST(f.port->process({&r, 1}, {}, an::port::infinite, ec) == 0u);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 1u);
+  BOOST_TEST(f.s.calls[0].completion_count == 0u);
+  BOOST_TEST(f.s.calls[0].timeout_ms == 0u);
+}
+
+// Packets: NULL lpOverlapped is a notification (events from dwNumberOfBytesTransferred, bits
+// outside SOCK_NOTIFY_* dropped); the port's own marker is a user packet; anything else (an
+// overlapped I/O completion, a notification without events) is not the port's and skipped.
+BOOST_AUTO_TEST_CASE(packets_are_translated)
+{
+  faked_port f;
+  int k1 = 0, k2 = 0, k3 = 0;
+  OVERLAPPED foreign{};
+  OVERLAPPED_ENTRY io = notification_entry(&k3, 512);
+  io.lpOverlapped = &foreign;
+  f.s.entries = {notification_entry(&k1, psn::register_event_in | psn::event_err | 0x100),
+                 io,
+                 notification_entry(&k2, 0),
+                 notification_entry(&k2, psn::event_remove)};
+  std::array<an::packet, 8> out;
+  BOOST_TEST_REQUIRE(f.port->dequeue(out, milliseconds(0)) == 2u);
+  BOOST_TEST(out[0].key == &k1);
+  BOOST_TEST(out[0].kind == an::packet_kind::notification);
+  BOOST_TEST((out[0].events == (an::events::in | an::events::error)));
+  BOOST_TEST(out[1].key == &k2);
+  BOOST_TEST((out[1].events == an::events::remove));
+}
+
+// A wait that dequeued only foreign packets keeps waiting for the rest of its timeout.
+BOOST_AUTO_TEST_CASE(foreign_packets_do_not_end_a_wait)
+{
+  faked_port f;
+  int k = 0;
+  OVERLAPPED foreign{};
+  OVERLAPPED_ENTRY io = notification_entry(&k, 1);
+  io.lpOverlapped = &foreign;
+  f.s.entries = {io};
+  std::array<an::packet, 2> out;
+  BOOST_TEST(f.port->dequeue(out, milliseconds(200)) == 0u);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 2u);
+  BOOST_TEST(f.s.calls[1].timeout_ms <= 200u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// =========================================================================================
+
+BOOST_AUTO_TEST_SUITE(port_windows_with_double)
+
+BOOST_AUTO_TEST_CASE(port_is_a_completion_port)
+{
+  BOOST_TEST(an::is_supported());
+  an::port p;
+  BOOST_TEST_REQUIRE(p.native_handle() != nullptr);
+  // User packets come back through the port's own marker; a packet someone else posts on
+  // the completion port with an OVERLAPPED of theirs is not the port's.
+  OVERLAPPED theirs{};
+  int mine = 0, other = 0;
+  BOOST_TEST_REQUIRE(::PostQueuedCompletionStatus(p.native_handle(), 3, reinterpret_cast<ULONG_PTR>(&other), &theirs));
+  p.post(&mine, 0xfffffffe);
+  std::array<an::packet, 4> out;
+  BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(1000)) == 1u);
+  BOOST_TEST(out[0].kind == an::packet_kind::user);
+  BOOST_TEST(out[0].key == &mine);
+  BOOST_TEST(out[0].value == 0xfffffffeu);
+}
+
+BOOST_AUTO_TEST_CASE(register_dequeue_oneshot_remove)
+{
+  an::port p;
+  auto [client, server] = tcp_pair();
+  int key = 0;
+  an::registration r = entry(client.native(), &key, an::events::in | an::events::hangup);
+  BOOST_TEST_REQUIRE(!p.apply(r));
+  std::array<an::packet, 4> out;
+  BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u);
+  BOOST_TEST_REQUIRE(::send(server.s, "x", 1, 0) == 1);
+  BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(5000)) == 1u);
+  BOOST_TEST(out[0].key == &key);
+  BOOST_TEST((out[0].events == an::events::in));
+  BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u); // one-shot
+  BOOST_TEST_REQUIRE(!p.apply(r));                     // re-armed: the data is still there
+  BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(5000)) == 1u);
+  BOOST_TEST((out[0].events == an::events::in));
+
+  an::registration rm = entry(client.native(), &key, an::events::none, an::operation::remove);
+  std::size_t n = 0;
+  boost::system::error_code ec;
+  n = p.process({&rm, 1}, out, milliseconds(5000), ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST(!rm.result);
+  BOOST_TEST_REQUIRE(n == 1u);
+  BOOST_TEST(out[0].key == &key);
+  BOOST_TEST((out[0].events == an::events::remove));
+  BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u);
+  BOOST_TEST(psn_double::registration_count() == 0u);
+}
+
+// A batch of more registrations than one PSN call takes, with a dequeue in the same call,
+// then as many remove packets, each exactly once.
+BOOST_AUTO_TEST_CASE(many_registrations_and_removes)
+{
+  an::port p;
+  constexpr int n = 100;
+  std::vector<socket_handle> sockets;
+  std::vector<int> keys(n);
+  std::vector<an::registration> batch;
+  for (int i = 0; i < n; ++i)
+  {
+    sockets.push_back(udp_socket());
+    batch.push_back(entry(sockets.back().native(), &keys[i], an::events::in, an::operation::enable,
+                          an::trigger::level | an::trigger::persistent));
+  }
+  boost::system::error_code ec;
+  std::array<an::packet, 8> out;
+  BOOST_TEST(p.process(batch, out, milliseconds(20), ec) == 0u); // nothing readable
+  BOOST_TEST(!ec);
+  for (const an::registration& r : batch)
+    BOOST_TEST(!r.result);
+  for (an::registration& r : batch)
+    r.operation = an::operation::remove;
+  p.apply(batch, ec);
+  BOOST_TEST(!ec);
+  std::vector<int> removes(n);
+  std::vector<an::packet> many(70);
+  for (int got = 0; got < n;)
+  {
+    const std::size_t k = p.dequeue(many, milliseconds(5000));
+    BOOST_TEST_REQUIRE(k != 0u);
+    for (std::size_t i = 0; i < k; ++i)
+    {
+      BOOST_TEST((many[i].events == an::events::remove));
+      ++removes[static_cast<int*>(many[i].key) - keys.data()];
+    }
+    got += static_cast<int>(k);
+  }
+  for (int c : removes)
+    BOOST_TEST(c == 1);
+  BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u);
+}
+
+// A thread blocked with an infinite timeout wakes for a post and for socket readiness.
+BOOST_AUTO_TEST_CASE(infinite_wait_wakes)
+{
+  an::port p;
+  auto [client, server] = tcp_pair();
+  int key = 0, user = 0;
+  an::registration r =
+      entry(client.native(), &key, an::events::in, an::operation::enable, an::trigger::edge);
+  BOOST_TEST_REQUIRE(!p.apply(r));
+  std::array<an::packet, 2> out;
+  {
+    std::thread t([&] {
+      std::this_thread::sleep_for(milliseconds(50));
+      p.post(&user, 1);
+    });
+    BOOST_TEST(p.dequeue(out, an::port::infinite) == 1u);
+    t.join();
+  }
+  BOOST_TEST(out[0].key == &user);
+  {
+    std::thread t([&] {
+      std::this_thread::sleep_for(milliseconds(50));
+      ::send(server.s, "y", 1, 0);
+    });
+    BOOST_TEST(p.dequeue(out, an::port::infinite) == 1u);
+    t.join();
+  }
+  BOOST_TEST(out[0].key == &key);
+  BOOST_TEST((out[0].events == an::events::in));
+}
+
+// A port's registrations go with it: the socket is free for another port afterwards.
+BOOST_AUTO_TEST_CASE(destroyed_port_releases_its_sockets)
+{
+  auto [client, server] = tcp_pair();
+  int key = 0;
+  an::registration r = entry(client.native(), &key, an::events::out);
+  {
+    an::port a;
+    BOOST_TEST_REQUIRE(!a.apply(r));
+    an::port b;
+    BOOST_TEST(b.apply(r) == win32(ERROR_INVALID_PARAMETER)); // rule 1, while `a` lives
+  }
+  an::port c;
+  BOOST_TEST(!c.apply(r));
+  std::array<an::packet, 2> out;
+  BOOST_TEST_REQUIRE(c.dequeue(out, milliseconds(5000)) == 1u);
+  BOOST_TEST((out[0].events == an::events::out));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
