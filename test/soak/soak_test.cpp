@@ -264,14 +264,16 @@ BOOST_AUTO_TEST_CASE(soak_500_connections_4_threads)
       {
         asio::io_context ioc(io_threads);
         install(ioc, o);
-        tcp::acceptor acc(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+        // The acceptor lives on a strand: its accept loop and its close never overlap.
+        auto acceptor_strand = asio::make_strand(ioc);
+        tcp::acceptor acc(acceptor_strand, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
         accept_loop(acc, c);
         for (int i = 0; i < connections; ++i)
           std::make_shared<client>(ioc, acc.local_endpoint(), i, c)->start();
         asio::steady_timer stop(ioc, soak_time());
         stop.async_wait(counted(c, [&](error_code) {
           c.stopping = true;
-          acc.close();
+          asio::post(acceptor_strand, [&] { acc.close(); });
         }));
         std::vector<std::thread> threads;
         for (int i = 0; i < io_threads; ++i)
