@@ -62,7 +62,7 @@ public:
   using endpoint_type = typename Socket::endpoint_type;
 
   connect_sequence_op(Socket& s, const EndpointSequence& endpoints)
-      : socket_(s), endpoints_(endpoints), it_(std::begin(endpoints_))
+      : socket_(s), endpoints_(endpoints)
   {
   }
 
@@ -72,17 +72,17 @@ public:
     if (started_)
     {
       if (!ec)
-        return self.complete(ec, endpoint_type(*it_));
+        return self.complete(ec, current());
       if (ec == boost::asio::error::operation_aborted)
         return self.complete(ec, endpoint_type());
-      ++it_;
+      ++index_;
     }
     started_ = true;
-    if (it_ == std::end(endpoints_))
+    if (index_ == static_cast<std::size_t>(std::distance(std::begin(endpoints_), std::end(endpoints_))))
       return self.complete(last_error(ec), endpoint_type());
     boost::system::error_code ignored;
     socket_.close(ignored);
-    socket_.async_connect(endpoint_type(*it_), std::move(self));
+    socket_.async_connect(current(), std::move(self));
   }
 
 private:
@@ -91,9 +91,16 @@ private:
     return ec ? ec : boost::system::error_code(boost::asio::error::not_found);
   }
 
+  // An index, not an iterator: the operation (and its copy of the sequence) is moved
+  // between steps, which would leave an iterator into a std::array dangling.
+  endpoint_type current() const
+  {
+    return endpoint_type(*std::next(std::begin(endpoints_), static_cast<std::ptrdiff_t>(index_)));
+  }
+
   Socket& socket_;
   EndpointSequence endpoints_;
-  decltype(std::begin(std::declval<EndpointSequence&>())) it_;
+  std::size_t index_ = 0;
   bool started_ = false;
 };
 

@@ -1,0 +1,95 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+// Distributed under the Boost Software License, Version 1.0.
+//
+// TCP echo server written with C++20 coroutines (boost::asio::use_awaitable).
+//
+//   coro_echo_server <port> [address]
+//
+// The same server as tcp_echo_server.cpp, but each connection is a straight-line loop:
+// no session class, no shared_ptr, no handler chain. Lifetimes are those of the coroutine
+// frames. Port 0 picks a free port, printed as "listening on port N".
+//
+
+#include "net.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace net = boost::asio;
+using tcp = backend::tcp;
+using boost::system::error_code;
+
+// Echoes everything one client sends until it disconnects.
+net::awaitable<void> echo(tcp::socket socket)
+{
+    char data[16 * 1024];
+    try
+    {
+        for(;;)
+        {
+            std::size_t n = co_await socket.async_read_some(net::buffer(data), net::use_awaitable);
+            co_await net::async_write(socket, net::buffer(data, n), net::use_awaitable);
+        }
+    }
+    catch(boost::system::system_error const& e)
+    {
+        // eof is how a client says goodbye; anything else is worth a line in the log.
+        if(e.code() != net::error::eof && e.code() != net::error::connection_reset)
+            std::cerr << "echo: " << e.what() << "\n";
+    }
+}
+
+// Accepts connections forever and gives each one its own coroutine.
+net::awaitable<void> listen(tcp::acceptor& acceptor)
+{
+    for(;;)
+    {
+        tcp::socket socket = co_await acceptor.async_accept(net::use_awaitable);
+        // detached: nobody waits for a connection to end; errors are handled inside echo().
+        net::co_spawn(acceptor.get_executor(), echo(std::move(socket)), net::detached);
+    }
+}
+
+int main(int argc, char* argv[])
+{
+    if(argc < 2 || argc > 3)
+    {
+        std::cerr << "usage: coro_echo_server <port> [address]\n";
+        return EXIT_FAILURE;
+    }
+    try
+    {
+        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+        auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
+
+        net::io_context ioc;
+        tcp::acceptor acceptor(ioc, tcp::endpoint(address, port));
+
+        // The listener's exception (if any) ends the program instead of being swallowed.
+        net::co_spawn(ioc, listen(acceptor), [](std::exception_ptr e)
+        {
+            if(e)
+                std::rethrow_exception(e);
+        });
+
+        net::signal_set signals(ioc, SIGINT, SIGTERM);
+        signals.async_wait([&](error_code, int) { ioc.stop(); });
+
+        std::cout << "listening on port " << acceptor.local_endpoint().port()
+                  << " [" << backend::name << "]" << std::endl;
+        ioc.run();
+    }
+    catch(std::exception const& e)
+    {
+        std::cerr << "coro_echo_server: " << e.what() << "\n";
+        return EXIT_FAILURE;
+    }
+    return EXIT_SUCCESS;
+}

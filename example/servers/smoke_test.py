@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+#
+# Copyright (c) 2026 The Boost.AsioNotify authors
+# Distributed under the Boost Software License, Version 1.0.
+#
+# Smoke tests for the example servers: each scenario starts a server on a free port
+# (port 0, read back from its "listening on port N" line), drives it with a real client
+# and checks what comes back. Nothing here may hang: every wait has a time-out, the whole
+# run has an alarm, and every process started is killed in the end.
+#
+#   smoke_test.py <scenario> --variant notify|default --work-dir DIR --bin NAME=PATH...
+#
+# Scenarios: tcp_echo (and coro_echo), udp_echo, chat, http, tls, curl_multi (see below).
+
+import argparse
+import os
+import queue
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+TOTAL_TIME_LIMIT = 100  # seconds; ctest's own TIMEOUT is larger, so we clean up first
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Process:
+    """A child process whose stdout lines are collected by a thread, so that reading
+    them can time out."""
+
+    def __init__(self, name, args, work_dir, stdin=False):
+        self.name = name
+        self.log_path = os.path.join(work_dir, name + ".stderr")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        running.append(self)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)  # end of output
+
+    def next_line(self, timeout=10):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Failure(f"{self.name}: no output within {timeout}s")
+        check(line is not None, f"{self.name}: output ended early (exit code {self.proc.poll()})")
+        return line
+
+    def send(self, text):
+        self.proc.stdin.write(text)
+        self.proc.stdin.flush()
+
+    def close_stdin(self):
+        self.proc.stdin.close()
+
+    def wait(self, timeout=10):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"{self.name}: still running after {timeout}s")
+
+    def stop(self):
+        """SIGTERM, which the servers handle by stopping their io_context: must exit 0."""
+        check(self.proc.poll() is None, f"{self.name}: died early (exit code {self.proc.poll()})")
+        self.proc.send_signal(signal.SIGTERM)
+        check(self.wait(10) == 0, f"{self.name}: exit code {self.proc.returncode} after SIGTERM")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+running = []
+
+
+def start_server(name, args, work_dir, variant):
+    server = Process(name, args, work_dir)
+    line = server.next_line(timeout=15)
+    m = re.match(r"listening on port (\d+) \[(\w+)", line)
+    check(m, f"{name}: unexpected first line {line!r}")
+    check(m.group(2) == variant, f"{name}: runs on backend {m.group(2)!r}, expected {variant!r}")
+    print(f"{name}: {line}")
+    return server, int(m.group(1))
+
+
+def run(args, timeout=30, **kw):
+    """Runs a client to completion; a client still running after `timeout` is killed."""
+    try:
+        return subprocess.run(args, capture_output=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
+
+
+def pattern(size, seed):
+    """Printable, reproducible test data (usable as a command-line argument)."""
+    rnd = random.Random(seed)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(rnd.choice(alphabet) for _ in range(size))
+
+
+# ---- scenarios ----------------------------------------------------------------------------
+
+def tcp_echo(opt):
+    """The echo client example sends short and long messages and checks each echo; then
+    four raw Python connections push 1 MiB each through the server at the same time."""
+    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
+    messages = ["hello", "echo through " + opt.variant, pattern(100_000, 1)]
+    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages)
+    check(r.returncode == 0, f"client failed: {r.stderr.decode()}")
+    check(r.stdout.decode().split("\n")[:-1] == messages, "client printed other echoes")
+    # The client resolves "localhost" too (IPv6 first, falling back to IPv4 if needed).
+    r = run([opt.bin["client"], "localhost", str(port), "via localhost"])
+    check(r.returncode == 0 and r.stdout == b"via localhost\n", f"localhost: {r.stderr.decode()}")
+
+    errors = []
+
+    def bulk(seed):
+        data = random.Random(seed).randbytes(1 << 20)
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+                # Send from a second thread: the echo must be read while we still send.
+                sender = threading.Thread(target=lambda: (s.sendall(data), s.shutdown(socket.SHUT_WR)))
+                sender.start()
+                received = bytearray()
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    received += chunk
+                sender.join()
+                if bytes(received) != data:
+                    errors.append(f"connection {seed}: {len(received)} bytes back, differing")
+        except OSError as e:
+            errors.append(f"connection {seed}: {e}")
+
+    threads = [threading.Thread(target=bulk, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    check(not any(t.is_alive() for t in threads), "bulk echo timed out")
+    check(not errors, "; ".join(errors))
+    server.stop()
+
+
+def udp_echo(opt):
+    """The UDP client example sends datagrams and checks each echo; a raw Python socket
+    sends a 60000-byte datagram."""
+    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
+    messages = ["ping", "datagram through " + opt.variant, pattern(8000, 2)]
+    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages)
+    check(r.returncode == 0, f"client failed: {r.stderr.decode()}")
+    check(r.stdout.decode().split("\n")[:-1] == messages, "client printed other echoes")
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(5)
+        big = random.Random(3).randbytes(60000)
+        s.sendto(big, ("127.0.0.1", port))
+        reply, sender = s.recvfrom(65536)
+        check(reply == big and sender[1] == port, "60000-byte datagram not echoed")
+    server.stop()
+
+
+def chat(opt):
+    """Five chat clients join; each sends two lines; each must receive exactly the
+    other clients' eight lines, and none of its own."""
+    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
+    n = 5
+    clients = [Process(f"client{i}", [opt.bin["client"], "127.0.0.1", str(port)],
+                       opt.work_dir, stdin=True) for i in range(n)]
+    for c in clients:  # once welcomed, a client is in the room and will get every line
+        line = c.next_line()
+        check(line.startswith("* welcome"), f"{c.name}: expected a welcome, got {line!r}")
+    for i, c in enumerate(clients):
+        c.send(f"hello from client{i}\nbye from client{i}\n")
+    for i, c in enumerate(clients):
+        expected = {f"{w} from client{k}" for k in range(n) if k != i for w in ("hello", "bye")}
+        got = {c.next_line() for _ in expected}
+        check(got == expected, f"{c.name}: got {sorted(got)}")
+    # End of stdin: each client flushes, shuts down its side, and exits when the server
+    # closes the connection.
+    for c in clients:
+        c.close_stdin()
+    for c in clients:
+        check(c.wait() == 0, f"{c.name}: exit code {c.proc.returncode}")
+        check(c.lines.get(timeout=5) is None, f"{c.name}: got a line nobody sent")
+    server.stop()
+
+
+def make_doc_root(path):
+    files = {
+        "index.html": b"<html><body>asio_notify example</body></html>\n",
+        "hello.txt": b"Hello, world!\n",
+        "empty.txt": b"",
+        "sub/dir/nested.txt": b"nested file\n",
+        "small.bin": random.Random(4).randbytes(1000),
+        "medium.bin": random.Random(5).randbytes(300_000),
+        "large.bin": random.Random(6).randbytes(3 << 20),
+    }
+    shutil.rmtree(path, ignore_errors=True)
+    for name, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(path, name)), exist_ok=True)
+        with open(os.path.join(path, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(os.path.dirname(path), "secret.txt"), "w") as f:
+        f.write("outside the doc root\n")
+    return files
+
+
+def curl(*args):
+    r = run(["curl", "-sS", "--max-time", "10"] + list(args))
+    check(r.returncode == 0, f"curl {' '.join(args)}: {r.stderr.decode()}")
+    return r.stdout
+
+
+def http(opt):
+    """curl checks contents, status codes, HEAD, keep-alive and path traversal; then wrk
+    loads the server for a second and must report requests and no errors."""
+    root = os.path.join(opt.work_dir, "www")
+    files = make_doc_root(root)
+    server, port = start_server("server", [opt.bin["server"], "0", root, "2"], opt.work_dir, opt.variant)
+    base = f"http://127.0.0.1:{port}"
+
+    def status(path, *extra):
+        return curl("-o", "/dev/null", "-w", "%{http_code}", *extra, base + path).decode()
+
+    for name, data in files.items():
+        check(curl(f"{base}/{name}") == data, f"GET /{name}: wrong content")
+    check(curl(base + "/") == files["index.html"], "GET /: not index.html")
+    check(status("/hello.txt") == "200", "GET /hello.txt: not 200")
+    check(status("/no/such/file") == "404", "missing file: not 404")
+    check(status("/sub") == "404", "directory: not 404")
+    check(status("/../secret.txt", "--path-as-is") == "400", "/../secret.txt: not 400")
+    check(status("/sub/../../secret.txt", "--path-as-is") == "400", "/sub/../..: not 400")
+    check(status("/hello.txt", "-X", "DELETE") == "405", "DELETE: not 405")
+
+    head = curl("-I", base + "/large.bin").decode()
+    check(head.startswith("HTTP/1.1 200"), f"HEAD: {head!r}")
+    check(re.search(r"(?i)^content-length: %d\r?$" % len(files["large.bin"]), head, re.M),
+          "HEAD: wrong Content-Length")
+    check(re.search(r"(?i)^server: .* on %s" % opt.variant, head, re.M), "HEAD: wrong Server")
+
+    # Keep-alive: two URLs in one curl run share the connection (num_connects 1, then 0).
+    reuse = curl("-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects} ",
+                 base + "/hello.txt", base + "/small.bin").decode()
+    check(reuse.split() == ["1", "0"], f"connection not re-used: num_connects {reuse!r}")
+    # HTTP/1.0 without keep-alive: the server closes after the response.
+    check(curl("--http1.0", base + "/hello.txt") == files["hello.txt"], "HTTP/1.0 GET")
+
+    r = run(["wrk", "-t1", "-c8", "-d1s", "--timeout", "2s", base + "/hello.txt"], timeout=20)
+    out = r.stdout.decode()
+    print(out)
+    m = re.search(r"(\d+) requests in", out)
+    check(r.returncode == 0 and m and int(m.group(1)) > 0, "wrk: no requests")
+    check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
+    check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
+    server.stop()
+
+
+def tls(opt):
+    """A throwaway self-signed certificate is generated with the openssl CLI; openssl
+    s_client verifies it, and lines typed into it come back."""
+    cert = os.path.join(opt.work_dir, "cert.pem")
+    key = os.path.join(opt.work_dir, "key.pem")
+    r = run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-days", "1", "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+             "-keyout", key, "-out", cert])
+    check(r.returncode == 0, f"openssl req: {r.stderr.decode()}")
+    server, port = start_server("server", [opt.bin["server"], "0", cert, key],
+                                opt.work_dir, opt.variant)
+
+    # -verify_return_error: a certificate that does not verify ends the handshake.
+    # -no_ign_eof: end of our input closes the connection. -nocommands: lines starting
+    # with Q or R are data, not s_client commands.
+    client = Process("s_client", ["openssl", "s_client", "-connect", f"127.0.0.1:{port}",
+                                  "-CAfile", cert, "-verify_return_error", "-verify_ip", "127.0.0.1",
+                                  "-quiet", "-no_ign_eof", "-nocommands"],
+                     opt.work_dir, stdin=True)
+    for text in ["hello over TLS", "Quit is not a command", pattern(50_000, 7)]:
+        client.send(text + "\n")
+        got = client.next_line()
+        check(got == text, f"s_client: echo differs ({len(got)} of {len(text)} characters)")
+    client.close_stdin()
+    check(client.wait() == 0, f"s_client: exit code {client.proc.returncode}")
+    server.stop()
+
+
+def curl_multi(opt):
+    """The libcurl multi-socket example downloads every file of the HTTP example at once
+    (plus one missing file) and must save them byte for byte."""
+    root = os.path.join(opt.work_dir, "www")
+    files = make_doc_root(root)
+    out_dir = os.path.join(opt.work_dir, "downloads")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    server, port = start_server("server", [opt.bin["server"], "0", root], opt.work_dir, opt.variant)
+    base = f"http://127.0.0.1:{port}"
+    # index.html comes through "localhost" (tried as ::1 first, then 127.0.0.1, where the
+    # server listens); every other file through 127.0.0.1.
+    urls = {name: f"{base}/{name}" for name in files}
+    urls["index.html"] = f"http://localhost:{port}/"
+    missing = f"{base}/missing.txt"
+    r = run([opt.bin["client"], out_dir] + list(urls.values()) + [missing], timeout=60)
+    print(r.stdout.decode(), r.stderr.decode(), sep="")
+    check(r.returncode == 0, "client failed")
+    results = {}
+    for line in r.stdout.decode().splitlines():
+        status, url, rest = line.split(" ", 2)
+        results[url.rstrip(":")] = (status, rest)
+    for name, data in files.items():
+        check(results.get(urls[name]) == ("200", str(len(data))), f"{urls[name]}: {results.get(urls[name])}")
+        with open(os.path.join(out_dir, os.path.basename(name)), "rb") as f:
+            check(f.read() == data, f"/{name}: downloaded content differs")
+    check(results.get(missing, ("",))[0] == "404", "missing file not reported as 404")
+    server.stop()
+
+
+SCENARIOS = {f.__name__: f for f in (tcp_echo, udp_echo, chat, http, tls, curl_multi)}
+SCENARIOS["coro_echo"] = tcp_echo  # the coroutine server answers the same client
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=SCENARIOS)
+    parser.add_argument("--variant", choices=["notify", "default"], required=True)
+    parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--bin", action="append", default=[], metavar="NAME=PATH")
+    opt = parser.parse_args()
+    opt.bin = dict(b.split("=", 1) for b in opt.bin)
+    os.makedirs(opt.work_dir, exist_ok=True)
+
+    def on_alarm(*_):
+        raise Failure(f"time limit of {TOTAL_TIME_LIMIT}s exceeded")
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(TOTAL_TIME_LIMIT)
+    try:
+        SCENARIOS[opt.scenario](opt)
+        print(f"{opt.scenario} ({opt.variant}): OK")
+        return 0
+    except Failure as e:
+        print(f"{opt.scenario} ({opt.variant}): FAILED: {e}")
+        for p in running:  # what the servers and clients said on stderr
+            p.log.flush()
+            with open(p.log_path) as f:
+                text = f.read().strip()
+            if text:
+                print(f"--- {p.name} stderr ---\n{text}")
+        return 1
+    finally:
+        signal.alarm(0)
+        for p in running:
+            p.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

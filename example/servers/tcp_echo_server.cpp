@@ -1,0 +1,124 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+// Distributed under the Boost Software License, Version 1.0.
+//
+// TCP echo server, completion handlers (callbacks) style.
+//
+//   tcp_echo_server <port> [address]
+//
+// Every byte a client sends comes back to it. Port 0 lets the system choose; the chosen
+// port is printed as "listening on port N" so that scripts can find the server.
+//
+
+#include "net.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace net = boost::asio;
+using tcp = backend::tcp;        // notify or default: the only line that differs
+using boost::system::error_code;
+
+// One connected client. The session keeps itself alive through the shared_ptr that each
+// pending operation's handler holds: when no operation is pending any more, it is destroyed
+// and its socket closed.
+class session : public std::enable_shared_from_this<session>
+{
+public:
+    explicit session(tcp::socket socket) : socket_(std::move(socket)) {}
+
+    void start() { read(); }
+
+private:
+    void read()
+    {
+        // read_some returns as soon as *some* data is there: an echo must not wait for a
+        // full buffer that may never come.
+        socket_.async_read_some(net::buffer(data_),
+            [self = shared_from_this()](error_code ec, std::size_t n)
+            {
+                if(!ec)
+                    self->write(n);
+                // On error (eof included) nothing more is started: the session ends here.
+            });
+    }
+
+    void write(std::size_t n)
+    {
+        // async_write (the free function) loops until all n bytes are sent.
+        net::async_write(socket_, net::buffer(data_, n),
+            [self = shared_from_this()](error_code ec, std::size_t)
+            {
+                if(!ec)
+                    self->read();
+            });
+    }
+
+    tcp::socket socket_;
+    std::array<char, 16 * 1024> data_;
+};
+
+// Accepts connections forever, starting a session for each one.
+class server
+{
+public:
+    server(net::io_context& ioc, tcp::endpoint const& endpoint)
+        : acceptor_(ioc, endpoint)
+    {
+        accept();
+    }
+
+    unsigned short port() const { return acceptor_.local_endpoint().port(); }
+
+private:
+    void accept()
+    {
+        // The "move accept" form: the handler receives the new socket by value.
+        acceptor_.async_accept(
+            [this](error_code ec, tcp::socket socket)
+            {
+                if(!ec)
+                    std::make_shared<session>(std::move(socket))->start();
+                else if(ec == net::error::operation_aborted)
+                    return; // the acceptor was closed: we are shutting down
+                accept();
+            });
+    }
+
+    tcp::acceptor acceptor_;
+};
+
+int main(int argc, char* argv[])
+{
+    if(argc < 2 || argc > 3)
+    {
+        std::cerr << "usage: tcp_echo_server <port> [address]\n"
+                     "  port 0 picks a free port, printed as \"listening on port N\"\n";
+        return EXIT_FAILURE;
+    }
+    try
+    {
+        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+        auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
+
+        net::io_context ioc;
+        server s(ioc, tcp::endpoint(address, port));
+
+        // Stop cleanly on Ctrl-C or `kill`, so that scripts can end the server.
+        net::signal_set signals(ioc, SIGINT, SIGTERM);
+        signals.async_wait([&](error_code, int) { ioc.stop(); });
+
+        std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
+                  << std::endl; // endl: flush now, a script is waiting for this line
+        ioc.run();
+    }
+    catch(std::exception const& e)
+    {
+        std::cerr << "tcp_echo_server: " << e.what() << "\n";
+        return EXIT_FAILURE;
+    }
+    return EXIT_SUCCESS;
+}

@@ -1,0 +1,157 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+// Distributed under the Boost Software License, Version 1.0.
+//
+// TLS echo server: boost::asio::ssl::stream layered over the TCP socket.
+//
+//   tls_echo_server <port> <certificate.pem> <private-key.pem> [address]
+//
+// ssl::stream only needs its lower layer to be an AsyncReadStream / AsyncWriteStream, so
+// it works unchanged over either backend's socket. Port 0 picks a free port, printed as
+// "listening on port N". Try it with:  openssl s_client -connect 127.0.0.1:<port>
+//
+
+#include "net.hpp"
+
+#include <boost/asio/ssl.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+using tcp = backend::tcp;
+using boost::system::error_code;
+
+class tls_session : public std::enable_shared_from_this<tls_session>
+{
+public:
+    tls_session(tcp::socket socket, ssl::context& ctx)
+        : stream_(std::move(socket), ctx)
+    {
+    }
+
+    void start()
+    {
+        stream_.async_handshake(ssl::stream_base::server,
+            [self = shared_from_this()](error_code ec)
+            {
+                if(!ec)
+                    self->read();
+                else
+                    report("handshake", ec);
+            });
+    }
+
+private:
+    void read()
+    {
+        stream_.async_read_some(net::buffer(data_),
+            [self = shared_from_this()](error_code ec, std::size_t n)
+            {
+                if(!ec)
+                    return self->write(n);
+                // The client's close_notify arrives as eof: answer with ours. A client
+                // that just drops the connection gives stream_truncated instead.
+                if(ec == net::error::eof)
+                    return self->shutdown();
+                if(ec != ssl::error::stream_truncated)
+                    report("read", ec);
+            });
+    }
+
+    void write(std::size_t n)
+    {
+        net::async_write(stream_, net::buffer(data_, n),
+            [self = shared_from_this()](error_code ec, std::size_t)
+            {
+                if(!ec)
+                    return self->read();
+                report("write", ec);
+            });
+    }
+
+    void shutdown()
+    {
+        // Sends our close_notify. The peer may already be gone, so errors are expected.
+        stream_.async_shutdown([self = shared_from_this()](error_code) {});
+    }
+
+    static void report(char const* what, error_code ec)
+    {
+        std::cerr << what << ": " << ec.message() << "\n";
+    }
+
+    ssl::stream<tcp::socket> stream_;
+    std::array<char, 16 * 1024> data_; // one TLS record holds at most 16 KiB
+};
+
+class server
+{
+public:
+    server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
+        : acceptor_(ioc, endpoint)
+        , ctx_(ctx)
+    {
+        accept();
+    }
+
+    unsigned short port() const { return acceptor_.local_endpoint().port(); }
+
+private:
+    void accept()
+    {
+        acceptor_.async_accept([this](error_code ec, tcp::socket socket)
+        {
+            if(ec == net::error::operation_aborted)
+                return;
+            if(!ec)
+                std::make_shared<tls_session>(std::move(socket), ctx_)->start();
+            accept();
+        });
+    }
+
+    tcp::acceptor acceptor_;
+    ssl::context& ctx_;
+};
+
+int main(int argc, char* argv[])
+{
+    if(argc < 4 || argc > 5)
+    {
+        std::cerr << "usage: tls_echo_server <port> <certificate.pem> <private-key.pem> [address]\n";
+        return EXIT_FAILURE;
+    }
+    try
+    {
+        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+        auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
+
+        // TLS 1.2 and later only; older versions are broken or deprecated.
+        ssl::context ctx(ssl::context::tls_server);
+        ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                        ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                        ssl::context::no_tlsv1_1);
+        ctx.use_certificate_chain_file(argv[2]);
+        ctx.use_private_key_file(argv[3], ssl::context::pem);
+
+        net::io_context ioc;
+        server s(ioc, tcp::endpoint(address, port), ctx);
+
+        net::signal_set signals(ioc, SIGINT, SIGTERM);
+        signals.async_wait([&](error_code, int) { ioc.stop(); });
+
+        std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
+                  << std::endl;
+        ioc.run();
+    }
+    catch(std::exception const& e)
+    {
+        std::cerr << "tls_echo_server: " << e.what() << "\n";
+        return EXIT_FAILURE;
+    }
+    return EXIT_SUCCESS;
+}
