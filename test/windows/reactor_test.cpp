@@ -1,0 +1,200 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The reactor and the socket types on the Windows backend (thread driver, Winsock socket
+// operations, the completion port), under Wine with the PSN double installed by the
+// fixture. Only public API; every case runs with both trigger strategies.
+
+#include <boost/asio_notify.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <array>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace an = boost::asio_notify;
+namespace asio = boost::asio;
+using boost::system::error_code;
+using tcp = an::ip::tcp;
+using udp = an::ip::udp;
+
+namespace {
+
+constexpr auto generous = std::chrono::seconds(20);
+const auto loopback = asio::ip::address_v4::loopback();
+
+std::vector<an::reactor_options> strategies()
+{
+  std::vector<an::reactor_options> v(2);
+  v[0].trigger = an::trigger_strategy::oneshot_level;
+  v[1].trigger = an::trigger_strategy::persistent_edge;
+  return v;
+}
+
+struct context
+{
+  explicit context(const an::reactor_options& o) : reactor(asio::make_service<an::reactor>(ioc, o)) {}
+  asio::io_context ioc;
+  an::reactor& reactor;
+};
+
+// A connected TCP pair made with the asynchronous operations under test.
+void connect_pair(asio::io_context& ioc, tcp::socket& client, tcp::socket& server)
+{
+  tcp::acceptor acceptor(ioc, tcp::endpoint(loopback, 0));
+  error_code accept_ec = asio::error::would_block, connect_ec = asio::error::would_block;
+  acceptor.async_accept(server, [&](error_code ec) { accept_ec = ec; });
+  client.async_connect(acceptor.local_endpoint(), [&](error_code ec) { connect_ec = ec; });
+  ioc.restart();
+  ioc.run_for(generous);
+  BOOST_REQUIRE(!accept_ec);
+  BOOST_REQUIRE(!connect_ec);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(thread_driver_is_the_windows_default)
+{
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().driver == an::driver_kind::thread));
+  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().trigger == an::trigger_strategy::oneshot_level));
+}
+
+BOOST_AUTO_TEST_CASE(tcp_echo_and_end_of_stream)
+{
+  for (const auto& o : strategies())
+  {
+    context c(o);
+    tcp::socket client(c.ioc), server(c.ioc);
+    connect_pair(c.ioc, client, server);
+    std::array<char, 5> echoed{}, got{};
+    asio::async_read(server, asio::buffer(got), [&](error_code ec, std::size_t n) {
+      BOOST_TEST(!ec);
+      asio::async_write(server, asio::buffer(got, n), [](error_code, std::size_t) {});
+    });
+    asio::async_write(client, asio::buffer("hello", 5), [](error_code, std::size_t) {});
+    asio::async_read(client, asio::buffer(echoed), [&](error_code ec, std::size_t) {
+      BOOST_TEST(!ec);
+      client.shutdown(tcp::socket::shutdown_send);
+    });
+    error_code end;
+    char c1;
+    c.ioc.restart();
+    c.ioc.run_for(generous);
+    BOOST_TEST(std::string(echoed.data(), 5) == "hello");
+    server.async_read_some(asio::buffer(&c1, 1), [&](error_code ec, std::size_t) { end = ec; });
+    c.ioc.restart();
+    c.ioc.run_for(generous);
+    BOOST_TEST((end == asio::error::eof), end.message());
+    BOOST_TEST(c.reactor.statistics().packets_dequeued > 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(udp_echo)
+{
+  for (const auto& o : strategies())
+  {
+    context c(o);
+    udp::socket a(c.ioc, udp::endpoint(loopback, 0)), b(c.ioc, udp::endpoint(loopback, 0));
+    udp::endpoint from;
+    std::array<char, 16> at_b{}, at_a{};
+    std::size_t echoed = 0;
+    b.async_receive_from(asio::buffer(at_b), from, [&](error_code ec, std::size_t n) {
+      BOOST_TEST(!ec);
+      b.async_send_to(asio::buffer(at_b, n), from, [](error_code, std::size_t) {});
+    });
+    a.async_receive(asio::buffer(at_a), [&](error_code ec, std::size_t n) {
+      BOOST_TEST(!ec);
+      echoed = n;
+    });
+    a.async_send_to(asio::buffer("datagram", 8), b.local_endpoint(), [](error_code, std::size_t) {});
+    c.ioc.run_for(generous);
+    BOOST_TEST(echoed == 8u);
+    BOOST_TEST(std::string(at_a.data(), 8) == "datagram");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(waits_and_null_buffers_complete_on_readiness)
+{
+  for (const auto& o : strategies())
+  {
+    context c(o);
+    tcp::socket client(c.ioc), server(c.ioc);
+    connect_pair(c.ioc, client, server);
+    int writable = 0, readable = 0, null_read = 0;
+    client.async_wait(tcp::socket::wait_write, [&](error_code ec) { writable += !ec; });
+    server.async_wait(tcp::socket::wait_read, [&](error_code ec) { readable += !ec; });
+    server.async_read_some(asio::null_buffers(), [&](error_code ec, std::size_t n) {
+      null_read += !ec && n == 0;
+    });
+    asio::write(client, asio::buffer("x", 1));
+    c.ioc.restart();
+    c.ioc.run_for(generous);
+    BOOST_TEST(writable == 1);
+    BOOST_TEST(readable == 1);
+    BOOST_TEST(null_read == 1);
+    char x = 0;
+    BOOST_TEST(server.read_some(asio::buffer(&x, 1)) == 1u);
+    BOOST_TEST(x == 'x');
+  }
+}
+
+BOOST_AUTO_TEST_CASE(close_and_cancellation_abort_once)
+{
+  for (const auto& o : strategies())
+  {
+    context c(o);
+    tcp::socket client(c.ioc), server(c.ioc);
+    connect_pair(c.ioc, client, server);
+    char buf[8];
+    std::vector<error_code> results;
+    asio::cancellation_signal signal;
+    client.async_read_some(asio::buffer(buf),
+                           asio::bind_cancellation_slot(signal.slot(), [&](error_code ec, std::size_t) {
+                             results.push_back(ec);
+                           }));
+    server.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+    asio::post(c.ioc, [&] {
+      signal.emit(asio::cancellation_type::terminal);
+      server.close();
+    });
+    c.ioc.restart();
+    c.ioc.run_for(generous);
+    BOOST_REQUIRE(results.size() == 2u);
+    for (const error_code& ec : results)
+      BOOST_TEST((ec == asio::error::operation_aborted), ec.message());
+    server.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+    c.ioc.restart();
+    c.ioc.run_for(generous);
+    BOOST_TEST((results.back() == asio::error::bad_descriptor));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(connect_to_a_closed_port_is_refused)
+{
+  for (const auto& o : strategies())
+  {
+    context c(o);
+    tcp::endpoint nobody;
+    {
+      tcp::acceptor a(c.ioc, tcp::endpoint(loopback, 0));
+      nobody = a.local_endpoint();
+    }
+    tcp::socket s(c.ioc);
+    error_code result;
+    s.async_connect(nobody, [&](error_code ec) { result = ec; });
+    c.ioc.run_for(generous);
+    BOOST_TEST((result == asio::error::connection_refused), result.message());
+  }
+}
