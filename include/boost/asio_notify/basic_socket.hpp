@@ -10,6 +10,8 @@
 #include <boost/asio_notify/detail/socket_object.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/execution/executor.hpp>
+#include <boost/asio/is_executor.hpp>
 
 #include <type_traits>
 
@@ -196,6 +198,17 @@ namespace detail {
 /// True for types that can provide an executor for an I/O object: execution contexts.
 template <class T>
 constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
+
+/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
+template <class T>
+constexpr bool is_executor_v =
+    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
+
+/// True for what may be a completion token where an executor, an execution context or an
+/// endpoint could also stand: the overloads taking those must win.
+template <class T, class Endpoint>
+constexpr bool is_token_v = !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
+                            !std::is_same<std::decay_t<T>, Endpoint>::value;
 
 } // namespace detail
 

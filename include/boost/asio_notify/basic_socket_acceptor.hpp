@@ -71,8 +71,12 @@ public:
   using typename base::native_handle_type;
   using typename base::protocol_type;
 
+  /// The socket type the move-accept forms create for an executor of type `Executor1`.
+  template <class Executor1>
+  using peer_socket_t = typename Protocol::socket::template rebind_executor<Executor1>::other;
+
   /// The socket type the move-accept forms create for the acceptor's executor.
-  using socket_type = typename Protocol::socket::template rebind_executor<Executor>::other;
+  using socket_type = peer_socket_t<Executor>;
 
   /// Rebinds the acceptor type to another executor.
   template <class Executor1>
@@ -172,10 +176,10 @@ public:
 
   /// Accept a connection into `peer` (which must be closed), blocking until one arrives.
   template <class Protocol1, class Executor1>
-  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type* peer_endpoint = nullptr)
+  void accept(basic_socket<Protocol1, Executor1>& peer)
   {
     boost::system::error_code ec;
-    accept(peer, peer_endpoint, ec);
+    accept_into(peer, nullptr, ec);
     detail::throw_if(ec, "accept");
   }
 
@@ -183,49 +187,81 @@ public:
   template <class Protocol1, class Executor1>
   void accept(basic_socket<Protocol1, Executor1>& peer, boost::system::error_code& ec)
   {
-    accept(peer, nullptr, ec);
+    accept_into(peer, nullptr, ec);
   }
 
-  /// Accept a connection into `peer`; `peer_endpoint` (if not null) gets its address.
-  template <class Protocol1, class Executor1>
-  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type* peer_endpoint,
-              boost::system::error_code& ec)
-  {
-    if (peer.is_open())
-    {
-      ec = boost::asio::error::already_open;
-      return;
-    }
-    native_handle_type s = accept_native(peer_endpoint, ec);
-    detail::assign_accepted<basic_socket<Protocol1, Executor1>, Protocol>{&peer, this->protocol_}(ec, s);
-  }
-
-  /// Accept a connection into `peer` and get its address.
+  /// Accept a connection into `peer`; `peer_endpoint` is set to its address.
   template <class Protocol1, class Executor1>
   void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint)
   {
-    accept(peer, &peer_endpoint);
+    boost::system::error_code ec;
+    accept_into(peer, &peer_endpoint, ec);
+    detail::throw_if(ec, "accept");
+  }
+
+  /// Accept a connection into `peer`; `peer_endpoint` is set to its address.
+  template <class Protocol1, class Executor1>
+  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
+              boost::system::error_code& ec)
+  {
+    accept_into(peer, &peer_endpoint, ec);
   }
 
   /// Accept a connection and return it as a new socket using this acceptor's executor.
-  socket_type accept()
-  {
-    boost::system::error_code ec;
-    socket_type s = accept(ec);
-    detail::throw_if(ec, "accept");
-    return s;
-  }
+  socket_type accept() { return accept(this->executor_); }
 
   /// Accept a connection and return it as a new socket using this acceptor's executor.
   socket_type accept(boost::system::error_code& ec) { return accept(this->executor_, ec); }
 
-  /// Accept a connection and return it as a new socket using `ex`.
-  template <class Executor1, class = std::enable_if_t<!detail::is_context_v<Executor1>>>
-  auto accept(const Executor1& ex, boost::system::error_code& ec)
+  /// Accept a connection as a new socket; `peer_endpoint` is set to its address.
+  socket_type accept(endpoint_type& peer_endpoint) { return accept(this->executor_, peer_endpoint); }
+
+  /// Accept a connection as a new socket; `peer_endpoint` is set to its address.
+  socket_type accept(endpoint_type& peer_endpoint, boost::system::error_code& ec)
   {
-    using peer_type = typename Protocol::socket::template rebind_executor<Executor1>::other;
-    native_handle_type s = accept_native(nullptr, ec);
-    return std::get<1>(detail::make_accepted<peer_type, Protocol>{ex, this->protocol_}(ec, s));
+    return accept(this->executor_, peer_endpoint, ec);
+  }
+
+  /// Accept a connection and return it as a new socket using `ex`.
+  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
+  peer_socket_t<Executor1> accept(const Executor1& ex)
+  {
+    boost::system::error_code ec;
+    auto s = accept_new(ex, nullptr, ec);
+    detail::throw_if(ec, "accept");
+    return s;
+  }
+
+  /// Accept a connection and return it as a new socket using `ex`.
+  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
+  peer_socket_t<Executor1> accept(const Executor1& ex, boost::system::error_code& ec)
+  {
+    return accept_new(ex, nullptr, ec);
+  }
+
+  /// Accept a connection as a new socket using `ex`; `peer_endpoint` is set to its address.
+  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
+  peer_socket_t<Executor1> accept(const Executor1& ex, endpoint_type& peer_endpoint)
+  {
+    boost::system::error_code ec;
+    auto s = accept_new(ex, &peer_endpoint, ec);
+    detail::throw_if(ec, "accept");
+    return s;
+  }
+
+  /// Accept a connection as a new socket using `ex`; `peer_endpoint` is set to its address.
+  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
+  peer_socket_t<Executor1> accept(const Executor1& ex, endpoint_type& peer_endpoint,
+                                  boost::system::error_code& ec)
+  {
+    return accept_new(ex, &peer_endpoint, ec);
+  }
+
+  /// Accept a connection and return it as a new socket on `context`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto accept(ExecutionContext& context)
+  {
+    return accept(context.get_executor());
   }
 
   /// Accept a connection and return it as a new socket on `context`.
@@ -233,6 +269,20 @@ public:
   auto accept(ExecutionContext& context, boost::system::error_code& ec)
   {
     return accept(context.get_executor(), ec);
+  }
+
+  /// Accept a connection as a new socket on `context`; `peer_endpoint` is set to its address.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint)
+  {
+    return accept(context.get_executor(), peer_endpoint);
+  }
+
+  /// Accept a connection as a new socket on `context`; `peer_endpoint` is set to its address.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint, boost::system::error_code& ec)
+  {
+    return accept(context.get_executor(), peer_endpoint, ec);
   }
 
   /** Start an asynchronous accept into `peer`, which must stay alive and closed until the
@@ -257,21 +307,38 @@ public:
   /// Start an asynchronous accept of a new socket using this acceptor's executor;
   /// the handler is `void(error_code, socket_type)`.
   template <class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<!detail::is_context_v<std::decay_t<MoveAcceptToken>>>>
+            class = std::enable_if_t<detail::is_token_v<MoveAcceptToken, endpoint_type>>>
   auto async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    return async_accept_new(this->executor_, std::forward<MoveAcceptToken>(token));
+    return async_accept_new(this->executor_, nullptr, std::forward<MoveAcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket; `peer_endpoint` (which must outlive the
+  /// operation) is set to its address. The handler is `void(error_code, socket_type)`.
+  template <class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>>
+  auto async_accept(endpoint_type& peer_endpoint,
+                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(this->executor_, &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket using `ex` (for instance another
   /// io_context's executor); the handler is `void(error_code, socket)`.
   template <class Executor1, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<boost::asio::execution::is_executor<Executor1>::value ||
-                                     boost::asio::is_executor<Executor1>::value>>
+            class = std::enable_if_t<detail::is_executor_v<Executor1>>>
   auto async_accept(const Executor1& ex,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    return async_accept_new(ex, std::forward<MoveAcceptToken>(token));
+    return async_accept_new(ex, nullptr, std::forward<MoveAcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket using `ex`, also setting `peer_endpoint`.
+  template <class Executor1, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+            class = std::enable_if_t<detail::is_executor_v<Executor1>>>
+  auto async_accept(const Executor1& ex, endpoint_type& peer_endpoint,
+                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(ex, &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket on `context`.
@@ -280,7 +347,16 @@ public:
   auto async_accept(ExecutionContext& context,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    return async_accept_new(context.get_executor(), std::forward<MoveAcceptToken>(token));
+    return async_accept_new(context.get_executor(), nullptr, std::forward<MoveAcceptToken>(token));
+  }
+
+  /// Start an asynchronous accept of a new socket on `context`, also setting `peer_endpoint`.
+  template <class ExecutionContext, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto async_accept(ExecutionContext& context, endpoint_type& peer_endpoint,
+                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  {
+    return async_accept_new(context.get_executor(), &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
 private:
@@ -301,6 +377,26 @@ private:
     return accepted;
   }
 
+  template <class Socket>
+  void accept_into(Socket& peer, endpoint_type* peer_endpoint, boost::system::error_code& ec)
+  {
+    if (peer.is_open())
+    {
+      ec = boost::asio::error::already_open;
+      return;
+    }
+    native_handle_type s = accept_native(peer_endpoint, ec);
+    detail::assign_accepted<Socket, Protocol>{&peer, this->protocol_}(ec, s);
+  }
+
+  template <class Executor1>
+  peer_socket_t<Executor1> accept_new(const Executor1& ex, endpoint_type* peer_endpoint,
+                                      boost::system::error_code& ec)
+  {
+    native_handle_type s = accept_native(peer_endpoint, ec);
+    return std::get<1>(detail::make_accepted<peer_socket_t<Executor1>, Protocol>{ex, this->protocol_}(ec, s));
+  }
+
   template <class Socket, class Token>
   auto async_accept_into(Socket& peer, endpoint_type* peer_endpoint, Token&& token)
   {
@@ -315,13 +411,12 @@ private:
   }
 
   template <class Executor1, class Token>
-  auto async_accept_new(const Executor1& ex, Token&& token)
+  auto async_accept_new(const Executor1& ex, endpoint_type* peer_endpoint, Token&& token)
   {
-    using peer_type = typename Protocol::socket::template rebind_executor<Executor1>::other;
-    using finish = detail::make_accepted<peer_type, Protocol>;
-    return this->template initiate<void(boost::system::error_code, peer_type)>(
+    using finish = detail::make_accepted<peer_socket_t<Executor1>, Protocol>;
+    return this->template initiate<void(boost::system::error_code, peer_socket_t<Executor1>)>(
         std::forward<Token>(token), detail::read_op,
-        detail::accept_performer<endpoint_type, finish>(nullptr, finish{ex, this->protocol_}));
+        detail::accept_performer<endpoint_type, finish>(peer_endpoint, finish{ex, this->protocol_}));
   }
 };
 

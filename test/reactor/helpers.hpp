@@ -1,0 +1,376 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Helpers shared by the reactor test suite: connected pairs, bounded runs of an io_context
+// (a broken backend fails a test instead of hanging it), result capture, fd and rlimit tools.
+#ifndef BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
+#define BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
+
+#include "net.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace std::chrono_literals;
+using boost::system::error_code;
+using boost::system::system_error;
+
+/// How long any single wait for a completion may take before the test fails.
+inline constexpr std::chrono::milliseconds test_timeout = 5s;
+
+/// Checks that `actual` is the error `expected`, printing both on failure.
+#define CHECK_EC(actual, expected)                                                          \
+  BOOST_TEST((actual) == error_code(expected),                                              \
+             "got \"" << (actual).message() << "\" [" << (actual) << "], expected \""       \
+                      << error_code(expected).message() << "\"")
+
+/// Checks that `ec` is no error.
+#define CHECK_OK(ec) BOOST_TEST(!(ec), "unexpected error \"" << (ec).message() << "\"")
+
+/// Checks that `expr` throws system_error carrying `expected`.
+#define CHECK_THROWS_EC(expr, expected)                                                     \
+  BOOST_CHECK_EXCEPTION((void)(expr), system_error, [](const system_error& thrown_) {       \
+    BOOST_TEST_MESSAGE("threw " << thrown_.what());                                         \
+    return thrown_.code() == error_code(expected);                                          \
+  })
+
+/// Runs `ioc` until `done()` holds or `timeout` passes; returns `done()`. Restarts a stopped
+/// context first, so it can be called repeatedly within a test.
+template <typename Predicate>
+bool run_until(asio::io_context& ioc, Predicate done,
+               std::chrono::milliseconds timeout = test_timeout)
+{
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done())
+  {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline)
+      break;
+    if (ioc.stopped())
+      ioc.restart();
+    ioc.run_one_for(deadline - now);
+  }
+  return done();
+}
+
+/// Runs ready handlers for a short while: lets late (e.g. duplicate) completions show up.
+inline void drain(asio::io_context& ioc, std::chrono::milliseconds span = 20ms)
+{
+  if (ioc.stopped())
+    ioc.restart();
+  ioc.run_for(span);
+}
+
+/// The result of one asynchronous operation, captured by `capture(result)`.
+struct op_result
+{
+  int calls = 0;
+  error_code ec;
+  std::size_t bytes = 0;
+
+  bool done() const { return calls > 0; }
+};
+
+/// A completion handler recording into `r`; accepts (error_code) and (error_code, size_t).
+inline auto capture(op_result& r)
+{
+  return [&r](error_code ec, std::size_t n = 0) {
+    ++r.calls;
+    r.ec = ec;
+    r.bytes = n;
+  };
+}
+
+/// Runs `ioc` until every result has completed; true if all did within the timeout.
+template <typename... Results>
+bool run_until_done(asio::io_context& ioc, const Results&... rs)
+{
+  return run_until(ioc, [&] { return (rs.done() && ...); });
+}
+
+/// Counts handler invocations across a test: every handler made by `wrap` must be invoked
+/// exactly once.
+class once_tracker
+{
+public:
+  template <typename F>
+  auto wrap(F f)
+  {
+    ++created_;
+    return [this, f = std::move(f), called = std::make_shared<std::atomic<bool>>(false)](
+               auto&&... args) mutable {
+      if (called->exchange(true))
+        ++duplicates_;
+      else
+        ++invoked_;
+      f(std::forward<decltype(args)>(args)...);
+    };
+  }
+
+  int created() const { return created_; }
+  int invoked() const { return invoked_; }
+  int duplicates() const { return duplicates_; }
+  bool all_once() const { return duplicates_ == 0 && invoked_ == created_; }
+
+private:
+  std::atomic<int> created_{0};
+  std::atomic<int> invoked_{0};
+  std::atomic<int> duplicates_{0};
+};
+
+/// The IPv4 loopback endpoint with an ephemeral port.
+inline tcp::endpoint loopback_tcp(unsigned short port = 0)
+{
+  return tcp::endpoint(asio::ip::address_v4::loopback(), port);
+}
+
+inline udp::endpoint loopback_udp(unsigned short port = 0)
+{
+  return udp::endpoint(asio::ip::address_v4::loopback(), port);
+}
+
+/// A connected pair of TCP sockets on loopback, made with the synchronous API.
+struct tcp_pair
+{
+  tcp::socket client;
+  tcp::socket server;
+};
+
+template <typename ExecutionContextOrExecutor>
+tcp_pair make_tcp_pair(ExecutionContextOrExecutor&& ctx)
+{
+  tcp::acceptor acceptor(ctx, loopback_tcp());
+  tcp::socket client(ctx);
+  client.connect(acceptor.local_endpoint());
+  tcp::socket server(ctx);
+  acceptor.accept(server);
+  return tcp_pair{std::move(client), std::move(server)};
+}
+
+/// Two UDP sockets bound to loopback and connected to each other.
+struct udp_pair
+{
+  udp::socket a;
+  udp::socket b;
+};
+
+template <typename ExecutionContextOrExecutor>
+udp_pair make_udp_pair(ExecutionContextOrExecutor&& ctx)
+{
+  udp::socket a(ctx, loopback_udp());
+  udp::socket b(ctx, loopback_udp());
+  a.connect(b.local_endpoint());
+  b.connect(a.local_endpoint());
+  return udp_pair{std::move(a), std::move(b)};
+}
+
+/// Closes `s` with SO_LINGER {on, 0}: the peer sees a reset.
+template <typename Socket>
+void reset_close(Socket& s)
+{
+  s.set_option(asio::socket_base::linger(true, 0));
+  s.close();
+}
+
+/// Whether `fd` is an open descriptor of this process.
+inline bool fd_is_open(int fd)
+{
+  return ::fcntl(fd, F_GETFD) != -1;
+}
+
+/// Whether `fd` has O_NONBLOCK set.
+inline bool fd_is_nonblocking(int fd)
+{
+  const int flags = ::fcntl(fd, F_GETFL);
+  return flags != -1 && (flags & O_NONBLOCK) != 0;
+}
+
+/// The lowest descriptor number the next open/socket/accept would get.
+inline int lowest_free_fd()
+{
+  const int fd = ::dup(0);
+  BOOST_REQUIRE(fd != -1);
+  ::close(fd);
+  return fd;
+}
+
+/// Restores RLIMIT_NOFILE when destroyed.
+class nofile_limit_guard
+{
+public:
+  nofile_limit_guard() { BOOST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &saved_) == 0); }
+  ~nofile_limit_guard() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
+  nofile_limit_guard(const nofile_limit_guard&) = delete;
+  nofile_limit_guard& operator=(const nofile_limit_guard&) = delete;
+
+  /// Sets the soft limit (never above the hard limit); true on success.
+  bool set_soft(rlim_t soft)
+  {
+    rlimit now = saved_;
+    now.rlim_cur = soft < saved_.rlim_max ? soft : saved_.rlim_max;
+    return ::setrlimit(RLIMIT_NOFILE, &now) == 0;
+  }
+
+  rlim_t soft() const { return saved_.rlim_cur; }
+  rlim_t hard() const { return saved_.rlim_max; }
+
+private:
+  rlimit saved_{};
+};
+
+/// Runs an io_context on `n` background threads until destroyed (work guard held meanwhile).
+class background_threads
+{
+public:
+  background_threads(asio::io_context& ioc, int n)
+    : ioc_(ioc), work_(asio::make_work_guard(ioc))
+  {
+    for (int i = 0; i < n; ++i)
+      threads_.emplace_back([this] { ioc_.run(); });
+  }
+
+  ~background_threads() { stop(); }
+  background_threads(const background_threads&) = delete;
+  background_threads& operator=(const background_threads&) = delete;
+
+  /// Lets run() return once out of work (or stops at once if `now`), then joins.
+  void stop(bool now = true)
+  {
+    work_.reset();
+    if (now)
+      ioc_.stop();
+    for (auto& t : threads_)
+      if (t.joinable())
+        t.join();
+  }
+
+  bool runs_here() const
+  {
+    for (const auto& t : threads_)
+      if (t.get_id() == std::this_thread::get_id())
+        return true;
+    return false;
+  }
+
+private:
+  asio::io_context& ioc_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+};
+
+/// Waits (polling) until `done()` holds or the timeout passes, for work run elsewhere.
+template <typename Predicate>
+bool wait_until(Predicate done, std::chrono::milliseconds timeout = test_timeout)
+{
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  return done();
+}
+
+/// A minimal allocator that counts what it allocates through shared counters.
+struct allocation_counters
+{
+  std::atomic<long> allocations{0};
+  std::atomic<long> deallocations{0};
+};
+
+template <typename T>
+class counting_allocator
+{
+public:
+  using value_type = T;
+
+  explicit counting_allocator(allocation_counters& c) noexcept : counters_(&c) {}
+
+  template <typename U>
+  counting_allocator(const counting_allocator<U>& other) noexcept : counters_(other.counters_)
+  {
+  }
+
+  T* allocate(std::size_t n)
+  {
+    ++counters_->allocations;
+    return std::allocator<T>().allocate(n);
+  }
+
+  void deallocate(T* p, std::size_t n)
+  {
+    ++counters_->deallocations;
+    std::allocator<T>().deallocate(p, n);
+  }
+
+  template <typename U>
+  bool operator==(const counting_allocator<U>& other) const noexcept
+  {
+    return counters_ == other.counters_;
+  }
+
+  template <typename U>
+  bool operator!=(const counting_allocator<U>& other) const noexcept
+  {
+    return counters_ != other.counters_;
+  }
+
+private:
+  template <typename U>
+  friend class counting_allocator;
+  allocation_counters* counters_;
+};
+
+/// Counts live copies of a handler and whether any was invoked: for checking that handlers
+/// are destroyed, not invoked, when their io_context goes away.
+struct lifetime_counters
+{
+  std::atomic<int> live{0};
+  std::atomic<int> invoked{0};
+};
+
+class tracked_handler
+{
+public:
+  explicit tracked_handler(lifetime_counters& c, std::shared_ptr<void> keep = {})
+    : counters_(&c), keep_(std::move(keep))
+  {
+    ++counters_->live;
+  }
+  tracked_handler(const tracked_handler& o) : counters_(o.counters_), keep_(o.keep_)
+  {
+    ++counters_->live;
+  }
+  tracked_handler(tracked_handler&& o) noexcept
+    : counters_(o.counters_), keep_(std::move(o.keep_))
+  {
+    ++counters_->live;
+  }
+  tracked_handler& operator=(const tracked_handler&) = delete;
+  tracked_handler& operator=(tracked_handler&&) = delete;
+  ~tracked_handler() { --counters_->live; }
+
+  template <typename... Args>
+  void operator()(Args&&...)
+  {
+    ++counters_->invoked;
+  }
+
+private:
+  lifetime_counters* counters_;
+  std::shared_ptr<void> keep_;
+};
+
+#endif // BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
