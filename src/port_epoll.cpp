@@ -152,6 +152,7 @@ struct port::impl
     bool datagram = false; // rule 10: never report hangup
     bool in_epoll = false; // false after disable (EPOLL_CTL_DEL)
     bool enabled = false;  // false after disable, or after a one-shot packet
+    bool parked = false;   // level registration re-armed edge-triggered; see translate
   };
 
   int epoll_fd = -1;
@@ -193,7 +194,7 @@ struct port::impl
     {
       // The hot path: re-arming or changing the filter of a live registration.
       error_code ec = arm(r.socket, it->second, r.filter, r.triggers, EPOLL_CTL_MOD);
-      if (ec != boost::asio::error::not_found)
+      if (ec != boost::system::errc::no_such_file_or_directory) // epoll_ctl's ENOENT
         return ec;
       // ENOENT: the socket was closed and the descriptor reused; register it afresh.
     }
@@ -251,7 +252,19 @@ struct port::impl
     e.triggers = triggers;
     e.in_epoll = true;
     e.enabled = true;
+    e.parked = false;
     return {};
+  }
+
+  // Re-arms `e` edge-triggered and persistent: the kernel reports it again only when the
+  // socket's state changes (re-arming a one-shot would report what holds at once).
+  void park(int fd, entry& e)
+  {
+    epoll_event ev{};
+    ev.events = (epoll_mask(e.filter, e.triggers) & ~std::uint32_t(EPOLLONESHOT)) | EPOLLET;
+    ev.data.u64 = make_tag(fd, e.generation);
+    if (::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, fd, &ev) == 0)
+      e.parked = true;
   }
 
   // Finds the live registration of `fd`, dropping one whose socket was closed.
@@ -348,10 +361,19 @@ struct port::impl
     const bool oneshot = has_any(e.triggers, trigger::oneshot);
     if (found == events::none)
     {
-      if (oneshot) // the kernel disarmed it for a condition nobody asked for: re-arm
-        arm(fd, e, e.filter, e.triggers, EPOLL_CTL_MOD);
+      // Only what epoll reports whatever the mask holds (EPOLLHUP, or a datagram socket's
+      // hang-up). Level-triggered or re-armed one-shot, the kernel would report it again
+      // at once: dequeue would spin and the port's descriptor would stay readable. Park
+      // the registration until the socket's state changes.
+      const bool kernel_edge = (epoll_mask(e.filter, e.triggers) & EPOLLET) != 0;
+      if (!e.parked && (oneshot || !kernel_edge))
+        park(fd, e);
       return false;
     }
+    // Back to level: what still holds is reported again. (A parked one-shot stays parked;
+    // after this packet it is disabled, and whatever the kernel reports is dropped.)
+    if (e.parked && !oneshot)
+      arm(fd, e, e.filter, e.triggers, EPOLL_CTL_MOD);
     if (oneshot)
       e.enabled = false; // rule 7; EPOLLONESHOT disarmed it in the kernel too
     out.key = e.key;
@@ -456,6 +478,8 @@ std::size_t port::process(boost::span<registration> registrations, boost::span<p
   if (!impl_)
   {
     ec = boost::asio::error::bad_descriptor;
+    for (registration& r : registrations)
+      r.result = ec; // nothing was applied
     return 0;
   }
   for (registration& r : registrations)

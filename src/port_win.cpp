@@ -59,8 +59,12 @@ static_assert(sizeof(native_socket_type) == sizeof(SOCKET), "native_socket_type 
 
 namespace {
 
+// A registration's result as an error_code. "Not registered" is reported as the
+// contract's (and the Linux backend's) `not_found`; other codes keep their Win32 value.
 error_code win32_error(DWORD code)
 {
+  if (code == ERROR_NOT_FOUND)
+    return boost::asio::error::not_found;
   return error_code(static_cast<int>(code), boost::system::system_category());
 }
 
