@@ -42,49 +42,9 @@ public:
     using other = basic_datagram_socket<Protocol, Executor1>;
   };
 
-  /// Construct a closed socket using `ex` for its operations.
-  explicit basic_datagram_socket(const executor_type& ex) : base(ex) {}
-
-  /// Construct a closed socket using the context's executor.
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  explicit basic_datagram_socket(ExecutionContext& context) : base(context.get_executor())
-  {
-  }
-
-  /// Construct and open a socket.
-  basic_datagram_socket(const executor_type& ex, const protocol_type& protocol) : base(ex, protocol) {}
-
-  /// Construct and open a socket.
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_datagram_socket(ExecutionContext& context, const protocol_type& protocol)
-      : base(context.get_executor(), protocol)
-  {
-  }
-
-  /// Construct a socket opened and bound to `endpoint`.
-  basic_datagram_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex, endpoint) {}
-
-  /// Construct a socket opened and bound to `endpoint`.
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_datagram_socket(ExecutionContext& context, const endpoint_type& endpoint)
-      : base(context.get_executor(), endpoint)
-  {
-  }
-
-  /// Construct a socket owning an existing native socket.
-  basic_datagram_socket(const executor_type& ex, const protocol_type& protocol,
-                        const native_handle_type& native)
-      : base(ex, protocol, native)
-  {
-  }
-
-  /// Construct a socket owning an existing native socket.
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_datagram_socket(ExecutionContext& context, const protocol_type& protocol,
-                        const native_handle_type& native)
-      : base(context.get_executor(), protocol, native)
-  {
-  }
+  /// The constructors of `basic_socket`: from an executor or an execution context,
+  /// optionally opening with a protocol, binding to an endpoint, or owning a native socket.
+  using base::base;
 
   /// Move-construct; `other` is left closed.
   basic_datagram_socket(basic_datagram_socket&& other) noexcept = default;

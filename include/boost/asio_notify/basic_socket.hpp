@@ -18,6 +18,25 @@
 namespace boost {
 namespace asio_notify {
 
+namespace detail {
+
+/// True for types that can provide an executor for an I/O object: execution contexts.
+template <class T>
+constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
+
+/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
+template <class T>
+constexpr bool is_executor_v =
+    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
+
+/// True for what may be a completion token where an executor, an execution context or an
+/// endpoint could also stand: the overloads taking those must win.
+template <class T, class Endpoint>
+constexpr bool is_token_v = !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
+                            !std::is_same<std::decay_t<T>, Endpoint>::value;
+
+} // namespace detail
+
 /** The functionality common to stream and datagram sockets on the notify reactor: the
     members of `boost::asio::basic_socket`, with the same semantics.
 
@@ -159,20 +178,43 @@ public:
     return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->state_->socket, ec);
   }
 
-protected:
+  /// Construct a closed socket using `ex` for its operations.
   explicit basic_socket(const executor_type& ex) : base(ex) {}
 
+  /// Construct a closed socket using the context's executor.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  explicit basic_socket(ExecutionContext& context) : base(context.get_executor())
+  {
+  }
+
+  /// Construct and open a socket.
   basic_socket(const executor_type& ex, const protocol_type& protocol) : base(ex)
   {
     this->open(protocol);
   }
 
+  /// Construct and open a socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket(ExecutionContext& context, const protocol_type& protocol)
+      : basic_socket(context.get_executor(), protocol)
+  {
+  }
+
+  /// Construct a socket opened and bound to `endpoint`.
   basic_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex)
   {
     this->open(endpoint.protocol());
     this->bind(endpoint);
   }
 
+  /// Construct a socket opened and bound to `endpoint`.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket(ExecutionContext& context, const endpoint_type& endpoint)
+      : basic_socket(context.get_executor(), endpoint)
+  {
+  }
+
+  /// Construct a socket owning an existing native socket.
   basic_socket(const executor_type& ex, const protocol_type& protocol,
                const native_handle_type& native)
       : base(ex)
@@ -180,37 +222,32 @@ protected:
     this->assign(protocol, native);
   }
 
+  /// Construct a socket owning an existing native socket.
+  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  basic_socket(ExecutionContext& context, const protocol_type& protocol,
+               const native_handle_type& native)
+      : basic_socket(context.get_executor(), protocol, native)
+  {
+  }
+
+  /// Move-construct; `other` is left closed.
   basic_socket(basic_socket&&) noexcept = default;
+
+  /// Move-assign (closing this socket first); `other` is left closed.
   basic_socket& operator=(basic_socket&&) noexcept = default;
 
-  template <class Executor1>
+  /// Move-construct from a socket with another executor type.
+  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
   basic_socket(basic_socket<Protocol, Executor1>&& other) : base(std::move(other))
   {
   }
 
+  /// Destroy the socket: pending operations complete with `operation_aborted`.
   ~basic_socket() = default;
 
   template <class, class> friend class basic_socket;
 };
 
-namespace detail {
-
-/// True for types that can provide an executor for an I/O object: execution contexts.
-template <class T>
-constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
-
-/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
-template <class T>
-constexpr bool is_executor_v =
-    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
-
-/// True for what may be a completion token where an executor, an execution context or an
-/// endpoint could also stand: the overloads taking those must win.
-template <class T, class Endpoint>
-constexpr bool is_token_v = !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
-                            !std::is_same<std::decay_t<T>, Endpoint>::value;
-
-} // namespace detail
 
 } // namespace asio_notify
 } // namespace boost
