@@ -54,7 +54,7 @@ cmake -S "$root" -B "$build" "${generator[@]}" \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-mingw-w64.cmake" \
   -DBOOST_ASIO_NOTIFY_WERROR=ON \
   -DBOOST_ASIO_NOTIFY_BUILD_TESTS=ON \
-  -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF \
+  -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=ON \
   -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
 build_status=0
 nice -n 5 cmake --build "$build" -j "$jobs" -- "${keep_going[@]}" || build_status=$?

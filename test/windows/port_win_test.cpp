@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(entries_and_results)
 
   BOOST_TEST(!batch[0].result);
   BOOST_TEST(batch[1].result == boost::asio::error::not_socket); // WSAENOTSOCK
-  BOOST_TEST(batch[2].result == win32(ERROR_NOT_FOUND));
+  BOOST_TEST(batch[2].result == boost::asio::error::not_found); // ERROR_NOT_FOUND, as the contract names it
   BOOST_TEST(batch[3].result == boost::asio::error::invalid_argument); // WSAEINVAL
 }
 
