@@ -1,0 +1,83 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// What the benchmarks need from the operating system beyond sockets: child processes
+// (fork + exec of this same program), resident memory, strace, the descriptor limit, and
+// the "peer" ends of many connections kept in another process. Everything POSIX- or
+// Linux-only lives in process.cpp behind #if; elsewhere the functions say "unavailable"
+// and the scenarios that need them report n/a.
+#ifndef BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
+#define BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// Remember how this program was started (for re-executing itself).
+void set_program_path(const char* argv0);
+
+/// Raise the soft RLIMIT_NOFILE to the hard limit; returns the soft limit now in force
+/// (0 when the system has no such limit).
+std::size_t raise_descriptor_limit();
+
+/// True where this program can run copies of itself as child processes (Linux).
+bool can_spawn_children();
+
+/// Resident set size of this process in KiB, or -1 where unknown (/proc/self/status).
+long resident_kib();
+
+/// The system's load average over the last minute, or -1 where unknown.
+double load_average();
+
+/// Run this program again with `args`; returns its exit status (-1 when it could not run)
+/// and, when `output` is not null, what it wrote to its standard output.
+int run_self(const std::vector<std::string>& args, std::string* output);
+
+/// System calls of a child run of this program under `strace -f -c`.
+struct syscall_counts
+{
+  bool ok = false;
+  std::string error;                           // why not, when !ok
+  std::uint64_t total = 0;                     // every call of every thread
+  std::map<std::string, std::uint64_t> calls;  // by system call name
+};
+
+/// Run this program with `args` under `strace -f -c -o <summary_file>` and parse the summary.
+syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file);
+
+/** The far ends of `count` TCP connections to 127.0.0.1:`port`, made with plain blocking
+    Boost.Asio sockets: in a child process where possible (so the process under test holds
+    only its own ends), otherwise on a thread of this process. */
+class peer_group
+{
+public:
+  virtual ~peer_group() = default;
+
+  /// Wait until every connection is made (the caller accepts them meanwhile).
+  virtual bool wait_connected() = 0;
+
+  /// Write one byte to each of `k` distinct connections chosen at random from `seed`;
+  /// returns when all are written.
+  virtual bool write_random(std::size_t k, std::uint32_t seed) = 0;
+
+  /// Whether the peers live in another process.
+  virtual bool separate_process() const = 0;
+};
+
+/// Start the peers: a child process (`--peer`) where possible, else a thread.
+std::unique_ptr<peer_group> start_peers(unsigned short port, std::size_t count);
+
+/// The body of the `--peer <port> <count> <command fd> <reply fd>` child.
+int peer_main(unsigned short port, std::size_t count, int command_fd, int reply_fd);
+
+} // namespace bench
+
+#endif
