@@ -129,9 +129,10 @@ std::uint32_t epoll_mask(events filter, trigger triggers)
     mask |= EPOLLOUT;
   if (has_any(filter, events::hangup))
     mask |= EPOLLRDHUP;
-  // An empty filter waits for errors only; epoll reports EPOLLHUP regardless of the mask,
-  // so level triggering would report an unwanted hang-up forever.
-  if (has_any(triggers, trigger::edge) || filter == events::none)
+  // An empty filter waits for errors only. It stays level triggered when asked to be, so a
+  // pending error is reported again after every dequeue; the unwanted EPOLLHUP that epoll
+  // reports regardless of the mask is parked by translate().
+  if (has_any(triggers, trigger::edge))
     mask |= EPOLLET;
   if (has_any(triggers, trigger::oneshot))
     mask |= EPOLLONESHOT;
@@ -394,6 +395,7 @@ struct port::impl
     constexpr std::size_t max_batch = 128;
     epoll_event evs[max_batch];
     std::size_t n = 0;
+    int dropped_polls = 0;
     for (;;)
     {
       {
@@ -420,6 +422,11 @@ struct port::impl
           if (evs[i].data.u64 != wakeup_tag && translate(evs[i], out[n]))
             ++n;
       }
+      // A zero-timeout poll whose every event was dropped (stale, parked, disabled) may have
+      // hidden a ready registration behind the batch limit: poll again, a bounded number of
+      // times, rather than report "nothing ready".
+      if (n == 0 && wait_ms == 0 && got > 0 && ++dropped_polls < 16)
+        continue;
       if (n != 0 || wait_ms == 0 || (got == 0 && !forever))
         return n;
       if (!forever && clock::now() >= deadline)

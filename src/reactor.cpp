@@ -124,7 +124,7 @@ void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
 
 } // namespace
 
-struct reactor_core::impl : packet_handler
+struct reactor_core::impl final : packet_handler
 {
   explicit impl(const reactor_options& o) : options(o)
   {
