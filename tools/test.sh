@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, then builds and runs every
 # suite: a Debug build, an AddressSanitizer + UndefinedBehaviorSanitizer build, the b2
-# build, and the MinGW-w64 cross build under Wine. Usage: tools/test.sh [build-root]
+# build, a minute of fuzzing the port (Clang, libFuzzer), and the MinGW-w64 cross build under
+# Wine. Usage: tools/test.sh [build-root]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build}
@@ -12,7 +13,8 @@ passed=0
 failed=0
 failures=()
 
-# Run one stage; ctest summaries ("N% tests passed, F tests failed out of T") are added up.
+# Run one stage; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
+# and a stage without one (b2, fuzz) counts as one test that passed or failed.
 stage() {
   local name=$1
   shift
@@ -33,6 +35,8 @@ stage() {
   if ((rc != 0)); then
     failures+=("$name")
     [[ -n $summary ]] || failed=$((failed + 1))
+  elif [[ -z $summary ]]; then
+    passed=$((passed + 1))
   fi
 }
 
@@ -55,6 +59,8 @@ stage tsan bash -c "cmake -S '$root' -B '$out/tsan' -G Ninja -DCMAKE_BUILD_TYPE=
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
   ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_thread)?\$' --timeout 900"
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
+# The port's libFuzzer target against the contract model, for a bounded time (Clang build).
+stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
 if [[ -x $root/.ci/windows-cross.sh ]]; then
   stage windows-wine "$root/.ci/windows-cross.sh" "$out/mingw"
 fi

@@ -540,6 +540,22 @@ BOOST_AUTO_TEST_CASE(rule9_error_on_reset_whatever_the_filter)
   }
 }
 
+// An empty filter waits for errors only, and level-triggered persistent it reports a pending
+// error again and again, like any condition that holds (rules 6 and 9). The epoll backend
+// once made an empty filter edge-triggered: the error came once, then never again.
+BOOST_AUTO_TEST_CASE(rule9_error_with_empty_filter_repeats_while_pending)
+{
+  an::port p;
+  tcp_pair c = make_tcp_pair();
+  int key = 0;
+  BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::none, level)));
+  expect_nothing(p, milliseconds(50)); // a live, quiet connection
+  abort_close(c.server);                // RST: an error is pending until read
+  BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
+  for (int i = 0; i < 3; ++i)
+    BOOST_TEST_CONTEXT("error packet #" << i) { expect_notification(p, &key, events::error); }
+}
+
 // ---- rule 10: UDP never reports hangup; TCP does ----------------------------------------
 
 BOOST_AUTO_TEST_CASE(rule10_udp_never_reports_hangup)
