@@ -30,11 +30,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <deque>
 #include <mutex>
-#include <unordered_map>
+#include <memory>
+#include <vector>
 
 namespace boost {
 namespace asio_notify {
@@ -71,6 +73,47 @@ bool is_datagram_socket(int fd)
   return ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
 }
 
+// A table indexed by descriptor, grown a page at a time. Descriptors are small, dense
+// integers: this takes a third of a hash map's memory per socket and no hashing. `T` says
+// whether a slot holds something with its `used` member.
+template <class T>
+class fd_table
+{
+public:
+  T* find(int fd) noexcept
+  {
+    const auto i = static_cast<std::size_t>(fd);
+    if (fd < 0 || i / page_size >= pages_.size() || !pages_[i / page_size])
+      return nullptr;
+    T& slot = pages_[i / page_size][i % page_size];
+    return slot.used ? &slot : nullptr;
+  }
+
+  /// The slot of `fd`, created unused if missing (fd >= 0).
+  T& slot(int fd)
+  {
+    const auto i = static_cast<std::size_t>(fd);
+    if (i / page_size >= pages_.size())
+      pages_.resize(i / page_size + 1);
+    if (!pages_[i / page_size])
+      pages_[i / page_size].reset(new T[page_size]);
+    return pages_[i / page_size][i % page_size];
+  }
+
+  template <class F>
+  void for_each(F f)
+  {
+    for (std::size_t p = 0; p < pages_.size(); ++p)
+      for (std::size_t i = 0; pages_[p] && i < page_size; ++i)
+        if (pages_[p][i].used)
+          f(static_cast<int>(p * page_size + i), pages_[p][i]);
+  }
+
+private:
+  static constexpr std::size_t page_size = 256;
+  std::vector<std::unique_ptr<T[]>> pages_;
+};
+
 // Rule 1: a socket belongs to one port. Keyed by descriptor; the identity tells a live
 // owner from a stale entry left by a socket closed without removal.
 class socket_owners
@@ -79,22 +122,19 @@ public:
   error_code claim(int fd, const socket_identity& id, const void* owner)
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto [it, inserted] = owners_.try_emplace(fd, entry{id, owner});
-    if (!inserted)
-    {
-      if (it->second.owner != owner && it->second.id == id)
-        return boost::asio::error::already_open;
-      it->second = entry{id, owner};
-    }
+    entry& e = owners_.slot(fd);
+    if (e.used && e.owner != owner && e.id == id)
+      return boost::asio::error::already_open;
+    e = entry{id, owner, true};
     return {};
   }
 
   void release(int fd, const void* owner)
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = owners_.find(fd);
-    if (it != owners_.end() && it->second.owner == owner)
-      owners_.erase(it);
+    entry* e = owners_.find(fd);
+    if (e && e->owner == owner)
+      e->used = false;
   }
 
   static socket_owners& instance()
@@ -107,10 +147,11 @@ private:
   struct entry
   {
     socket_identity id;
-    const void* owner;
+    const void* owner = nullptr;
+    bool used = false;
   };
   std::mutex mutex_;
-  std::unordered_map<int, entry> owners_;
+  fd_table<entry> owners_;
 };
 
 constexpr std::uint64_t wakeup_tag = ~std::uint64_t(0);
@@ -154,19 +195,21 @@ struct port::impl
     bool in_epoll = false; // false after disable (EPOLL_CTL_DEL)
     bool enabled = false;  // false after disable, or after a one-shot packet
     bool parked = false;   // level registration re-armed edge-triggered; see translate
+    bool used = false;     // the slot holds a registration
   };
 
   int epoll_fd = -1;
   int wakeup_fd = -1;
   std::mutex mutex;
-  std::unordered_map<int, entry> entries;
+  fd_table<entry> entries;
+  std::size_t registrations = 0;
   std::deque<packet> queued; // user and remove packets, woken through wakeup_fd
+  std::atomic<std::size_t> queued_count{0}; // queued.size(), read without the mutex
   std::uint32_t next_generation = 1;
 
   ~impl()
   {
-    for (auto& e : entries)
-      socket_owners::instance().release(e.first, this);
+    entries.for_each([this](int fd, entry&) { socket_owners::instance().release(fd, this); });
     if (wakeup_fd >= 0)
       ::close(wakeup_fd);
     if (epoll_fd >= 0)
@@ -190,11 +233,11 @@ struct port::impl
 
   error_code enable(const registration& r)
   {
-    auto it = entries.find(r.socket);
-    if (it != entries.end() && it->second.key == r.key && it->second.in_epoll)
+    entry* e = entries.find(r.socket);
+    if (e && e->key == r.key && e->in_epoll)
     {
       // The hot path: re-arming or changing the filter of a live registration.
-      error_code ec = arm(r.socket, it->second, r.filter, r.triggers, EPOLL_CTL_MOD);
+      error_code ec = arm(r.socket, *e, r.filter, r.triggers, EPOLL_CTL_MOD);
       if (ec != boost::system::errc::no_such_file_or_directory) // epoll_ctl's ENOENT
         return ec;
       // ENOENT: the socket was closed and the descriptor reused; register it afresh.
@@ -207,18 +250,17 @@ struct port::impl
     socket_identity id;
     if (error_code ec = identify_socket(r.socket, id))
       return ec;
-    auto it = entries.find(r.socket);
-    if (it != entries.end() && !(it->second.id == id))
+    entry* old = entries.find(r.socket);
+    if (old && !(old->id == id))
     {
-      forget(it); // rule 4: the old socket was closed, its registration went with it
-      it = entries.end();
+      forget(r.socket, *old); // rule 4: the old socket was closed, its registration went with it
+      old = nullptr;
     }
-    if (it != entries.end())
+    if (old)
     {
-      if (it->second.key != r.key)
+      if (old->key != r.key)
         return boost::asio::error::invalid_argument; // rule 2
-      return arm(r.socket, it->second, r.filter, r.triggers,
-                 it->second.in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
+      return arm(r.socket, *old, r.filter, r.triggers, old->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
     }
     if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
       return ec;
@@ -227,12 +269,14 @@ struct port::impl
     e.id = id;
     e.generation = next_generation++;
     e.datagram = is_datagram_socket(r.socket);
+    e.used = true;
     if (error_code ec = arm(r.socket, e, r.filter, r.triggers, EPOLL_CTL_ADD))
     {
       socket_owners::instance().release(r.socket, this);
       return ec;
     }
-    entries.emplace(r.socket, e);
+    entries.slot(r.socket) = e;
+    ++registrations;
     return {};
   }
 
@@ -269,51 +313,52 @@ struct port::impl
   }
 
   // Finds the live registration of `fd`, dropping one whose socket was closed.
-  error_code find_live(int fd, std::unordered_map<int, entry>::iterator& it)
+  error_code find_live(int fd, entry*& e)
   {
-    it = entries.find(fd);
-    if (it == entries.end())
+    e = entries.find(fd);
+    if (!e)
       return boost::asio::error::not_found;
     socket_identity id;
     error_code ec = identify_socket(fd, id);
-    if (!ec && !(id == it->second.id))
+    if (!ec && !(id == e->id))
       ec = boost::asio::error::not_found;
     if (ec)
-      forget(it);
+      forget(fd, *e);
     return ec;
   }
 
   error_code disable(int fd)
   {
-    std::unordered_map<int, entry>::iterator it;
-    if (error_code ec = find_live(fd, it))
+    entry* e;
+    if (error_code ec = find_live(fd, e))
       return ec;
-    if (it->second.in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+    if (e->in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
       return last_error();
-    it->second.in_epoll = false;
-    it->second.enabled = false;
+    e->in_epoll = false;
+    e->enabled = false;
     return {};
   }
 
   error_code remove(int fd)
   {
-    std::unordered_map<int, entry>::iterator it;
-    if (error_code ec = find_live(fd, it))
+    entry* e;
+    if (error_code ec = find_live(fd, e))
       return ec;
-    if (it->second.in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+    if (e->in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
       return last_error();
     packet p;
-    p.key = it->second.key;
+    p.key = e->key;
     p.events = events::remove;
-    forget(it);
+    forget(fd, *e);
     queue(p);
     return {};
   }
 
-  void forget(std::unordered_map<int, entry>::iterator it)
+  void forget(int fd, entry& e)
   {
-    socket_owners::instance().release(it->first, this);
-    entries.erase(it);
+    socket_owners::instance().release(fd, this);
+    e = entry();
+    --registrations;
   }
 
   // --- packets produced here rather than by the kernel (called with `mutex` held) ---
@@ -321,6 +366,7 @@ struct port::impl
   void queue(const packet& p)
   {
     queued.push_back(p);
+    queued_count.store(queued.size(), std::memory_order_relaxed);
     if (queued.size() == 1)
     {
       const std::uint64_t one = 1;
@@ -334,6 +380,7 @@ struct port::impl
     const std::size_t n = std::min(capacity, queued.size());
     std::copy_n(queued.begin(), n, out);
     queued.erase(queued.begin(), queued.begin() + static_cast<std::ptrdiff_t>(n));
+    queued_count.store(queued.size(), std::memory_order_relaxed);
     if (n != 0 && queued.empty())
     {
       std::uint64_t count;
@@ -346,10 +393,10 @@ struct port::impl
   bool translate(const epoll_event& ev, packet& out)
   {
     const int fd = static_cast<int>(ev.data.u64 & 0xffffffffu);
-    auto it = entries.find(fd);
-    if (it == entries.end() || it->second.generation != (ev.data.u64 >> 32) || !it->second.enabled)
+    entry* found_entry = entries.find(fd);
+    if (!found_entry || found_entry->generation != (ev.data.u64 >> 32) || !found_entry->enabled)
       return false; // removed, replaced or disabled since the kernel queued it
-    entry& e = it->second;
+    entry& e = *found_entry;
     events found = events::none;
     if ((ev.events & EPOLLIN) && has_any(e.filter, events::in))
       found |= events::in;
@@ -391,22 +438,23 @@ struct port::impl
   {
     using clock = std::chrono::steady_clock;
     const bool forever = timeout == port::infinite;
-    const clock::time_point deadline = forever ? clock::time_point::max() : clock::now() + timeout;
+    const bool poll_only = !forever && timeout.count() <= 0;
+    const clock::time_point deadline =
+        forever || poll_only ? clock::time_point::max() : clock::now() + timeout;
     constexpr std::size_t max_batch = 128;
     epoll_event evs[max_batch];
     std::size_t n = 0;
-    int dropped_polls = 0;
+    std::size_t dropped = 0;
     for (;;)
     {
+      if (queued_count.load(std::memory_order_relaxed) != 0)
       {
         std::lock_guard<std::mutex> lock(mutex);
         n += take_queued(out + n, capacity - n);
       }
       if (n == capacity)
         return n;
-      int wait_ms = 0;
-      if (n == 0)
-        wait_ms = forever ? -1 : remaining_ms(deadline);
+      const int wait_ms = n != 0 || poll_only ? 0 : forever ? -1 : remaining_ms(deadline);
       const int max = static_cast<int>(std::min(capacity - n, max_batch));
       const int got = ::epoll_wait(epoll_fd, evs, max, wait_ms);
       if (got < 0)
@@ -416,16 +464,30 @@ struct port::impl
         ec = last_error();
         return n;
       }
+      const std::size_t before = n;
+      std::size_t budget;
       {
         std::lock_guard<std::mutex> lock(mutex);
+        bool wakeup = false;
         for (int i = 0; i < got; ++i)
-          if (evs[i].data.u64 != wakeup_tag && translate(evs[i], out[n]))
+        {
+          if (evs[i].data.u64 == wakeup_tag)
+            wakeup = true;
+          else if (translate(evs[i], out[n]))
             ++n;
+        }
+        if (wakeup) // after the kernel's events, which were given room for
+          n += take_queued(out + n, capacity - n);
+        // Each registration drops at most one event before it is parked, disarmed or out
+        // of epoll; only a closed descriptor's stale events can come back.
+        budget = registrations + 1;
       }
-      // A zero-timeout poll whose every event was dropped (stale, parked, disabled) may have
-      // hidden a ready registration behind the batch limit: poll again, a bounded number of
-      // times, rather than report "nothing ready".
-      if (n == 0 && wait_ms == 0 && got > 0 && ++dropped_polls < 16)
+      dropped += static_cast<std::size_t>(got) - (n - before);
+      // A poll that does not wait returns fewer packets than asked only when nothing more
+      // was ready (the inline driver relies on it): when epoll filled the batch, or
+      // dropped events (stale, parked, disabled) took the place of ready ones, poll again.
+      const bool maybe_more = got == max || (got > 0 && n == before);
+      if (wait_ms == 0 && n < capacity && maybe_more && dropped <= budget)
         continue;
       if (n != 0 || wait_ms == 0 || (got == 0 && !forever))
         return n;
