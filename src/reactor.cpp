@@ -101,12 +101,25 @@ events wanted_events(const socket_state& s)
   return e;
 }
 
+// One attempt at an operation's system call (with the state's mutex held); keeps
+// `read_drained` up to date.
+bool attempt(socket_state& s, op_type type, reactor_op& op, bool from_packet)
+{
+  const bool read = type == read_op;
+  perform_context c{s.socket, from_packet, read && s.read_drained, read && s.drained_hint};
+  if (!op.perform(c))
+    return false;
+  if (read)
+    s.read_drained = c.drained && !s.hangup_seen;
+  return true;
+}
+
 // Perform queued operations of one type in order until one would block.
 void perform_queue(socket_state& s, op_type type, op_queue& done, bool from_packet)
 {
   while (reactor_op* op = s.ops[type].front())
   {
-    if (!op->perform(s.socket, from_packet))
+    if (!attempt(s, type, *op, from_packet))
       break;
     done.push(s.ops[type].pop());
   }
@@ -203,7 +216,7 @@ struct reactor_core::impl final : packet_handler
       abort_all(*s, aborted, boost::asio::error::operation_aborted);
       registered = s->registered;
     }
-    complete(aborted);
+    complete(aborted, completion_mode::post);
     const native_socket_type fd = s->socket;
     end_registration(s, registered);
     s = nullptr;
@@ -232,7 +245,10 @@ struct reactor_core::impl final : packet_handler
       return;
     }
     if (!s.registered)
+    {
       registered_sockets.fetch_add(1, std::memory_order_relaxed);
+      s.drained_hint = socket_ops::enable_drained_hint(s.socket);
+    }
     s.registered = true;
     s.armed = r.filter;
     if (edge) // rule 8: a condition true before an edge registration may never be reported
@@ -242,7 +258,7 @@ struct reactor_core::impl final : packet_handler
 
   // --- packets ---
 
-  void handle(const packet& p) override
+  void handle(const packet& p, op_queue& done) override
   {
     if (p.kind == packet_kind::user)
       return; // a driver's wake-up
@@ -252,24 +268,25 @@ struct reactor_core::impl final : packet_handler
       reclaimer.retire(s);
       return;
     }
-    op_queue done;
+    std::lock_guard<std::mutex> lock(s->mutex);
+    if (s->closed)
+      return;
+    if (options.trigger == trigger_strategy::oneshot_level)
+      s->armed = events::none; // rule 7: the one-shot registration is disabled now
+    const bool error = has_any(p.events, events::error);
+    const bool hangup = error || has_any(p.events, events::hangup);
+    const bool readable = hangup || has_any(p.events, events::in);
+    s->hangup_seen = s->hangup_seen || hangup;
+    if (readable)
     {
-      std::lock_guard<std::mutex> lock(s->mutex);
-      if (s->closed)
-        return;
-      if (options.trigger == trigger_strategy::oneshot_level)
-        s->armed = events::none; // rule 7: the one-shot registration is disabled now
-      const bool error = has_any(p.events, events::error);
-      const bool readable = error || has_any(p.events, events::in | events::hangup);
-      if (readable)
-        perform_queue(*s, read_op, done, true);
-      if (error || has_any(p.events, events::out))
-        perform_queue(*s, write_op, done, true);
-      if (error || has_any(p.events, events::hangup))
-        perform_queue(*s, except_op, done, true);
-      update_registration(*s, done);
+      s->read_drained = false;
+      perform_queue(*s, read_op, done, true);
     }
-    complete(done);
+    if (error || has_any(p.events, events::out))
+      perform_queue(*s, write_op, done, true);
+    if (hangup)
+      perform_queue(*s, except_op, done, true);
+    update_registration(*s, done);
   }
 
   std::uint64_t begin_round() override { return reclaimer.begin_round(); }
@@ -284,13 +301,23 @@ struct reactor_core::impl final : packet_handler
 
   void end_round(std::uint64_t round) override { reclaimer.end_round(round); }
 
-  void complete(op_queue& done)
+  // Schedules the handlers of `done`: the first with `first`, the others posted first
+  // (as Asio's reactor does: nothing is lost if the first handler throws).
+  void complete(op_queue& done, completion_mode first) override
   {
+    std::size_t n = 0;
+    for (reactor_op* op = done.front(); op; op = op->next_)
+      ++n;
+    if (n == 0)
+      return;
     // Counted before the handlers are scheduled: a handler that reads the statistics
     // sees its own operation.
-    for (reactor_op* op = done.front(); op; op = op->next_)
-      operations_completed.fetch_add(1, std::memory_order_relaxed);
+    operations_completed.fetch_add(n, std::memory_order_relaxed);
+    if (first == completion_mode::post)
+      return done.complete_all(completion_mode::post);
+    reactor_op* head = done.pop();
     done.complete_all(completion_mode::post);
+    head->complete(first);
   }
 
   // --- shutdown ---
@@ -404,7 +431,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
     {
       op->ec_ = boost::asio::error::bad_descriptor;
       done.push(op);
-      impl_->complete(done);
+      impl_->complete(done, completion_mode::post);
     }
     else
       op->complete(completion_mode::destroy); // the context is shutting down
@@ -419,7 +446,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
       op->ec_ = ec;
       done.push(op);
     }
-    else if (s->ops[type].empty() && op->perform(s->socket, false))
+    else if (s->ops[type].empty() && attempt(*s, type, *op, false))
       done.push(op);
     else
     {
@@ -427,7 +454,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
       impl_->update_registration(*s, done);
     }
   }
-  impl_->complete(done);
+  impl_->complete(done, completion_mode::post);
   if (impl_->driver_ready.load(std::memory_order_acquire))
     impl_->driver->operation_queued();
 }
@@ -439,7 +466,7 @@ void reactor_core::cancel(socket_state& s)
     std::lock_guard<std::mutex> lock(s.mutex);
     abort_all(s, aborted, boost::asio::error::operation_aborted);
   }
-  impl_->complete(aborted);
+  impl_->complete(aborted, completion_mode::post);
 }
 
 void reactor_core::cancel_op(socket_state& s, op_type type, const void* key)
@@ -453,7 +480,7 @@ void reactor_core::cancel_op(socket_state& s, op_type type, const void* key)
     op->ec_ = boost::asio::error::operation_aborted;
     aborted.push(op);
   }
-  impl_->complete(aborted);
+  impl_->complete(aborted, completion_mode::post);
 }
 
 } // namespace detail

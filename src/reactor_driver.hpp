@@ -8,6 +8,7 @@
 #ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
 #define BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
 
+#include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/port.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
@@ -28,10 +29,13 @@ public:
   virtual std::uint64_t begin_round() = 0;
   /// The dequeue returned `packets` packets (counted before any is handled).
   virtual void dequeued(std::size_t packets) = 0;
-  /// Act on one packet. Called between `begin_round` and `end_round`.
-  virtual void handle(const packet& p) = 0;
+  /// Act on one packet; operations it finishes are appended to `done`. Called between
+  /// `begin_round` and `end_round`.
+  virtual void handle(const packet& p, op_queue& done) = 0;
   /// The round's packets have all been handled.
   virtual void end_round(std::uint64_t round) = 0;
+  /// Schedule the handlers of `done`: the first with `first`, the others posted.
+  virtual void complete(op_queue& done, completion_mode first) = 0;
 
 protected:
   ~packet_handler() = default;

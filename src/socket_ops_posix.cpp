@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 static_assert(sizeof(boost::asio_notify::detail::socket_ops::native_buffer) == sizeof(iovec),
               "native_buffer must have iovec's layout");
@@ -188,11 +190,52 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
   return fd;
 }
 
+bool enable_drained_hint(native_socket_type s)
+{
+#if defined(TCP_INQ)
+  const int on = 1;
+  return ::setsockopt(s, IPPROTO_TCP, TCP_INQ, &on, sizeof(on)) == 0;
+#else
+  (void)s;
+  return false;
+#endif
+}
+
+namespace {
+
+// The bytes TCP_INQ says are left after a read; -1 without the control message. The
+// kernel reports a received FIN as one byte left, so end of file is never "drained".
+int bytes_left(msghdr& msg)
+{
+#if defined(TCP_CM_INQ)
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+    if (c->cmsg_level == SOL_TCP && c->cmsg_type == TCP_CM_INQ && c->cmsg_len >= CMSG_LEN(sizeof(int)))
+    {
+      int left;
+      std::memcpy(&left, CMSG_DATA(c), sizeof(left));
+      return left;
+    }
+#else
+  (void)msg;
+#endif
+  return -1;
+}
+
+} // namespace
+
 std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count,
-                 message_flags flags, error_code& ec)
+                 message_flags flags, error_code& ec, bool* drained)
 {
   msghdr msg = make_msghdr(bufs, count, nullptr, 0);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  if (drained)
+  {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+  }
   const ssize_t n = retry(ec, [&] { return ::recvmsg(s, &msg, flags); });
+  if (drained)
+    *drained = n > 0 && (flags & MSG_PEEK) == 0 && bytes_left(msg) == 0;
   return n < 0 ? 0 : static_cast<std::size_t>(n);
 }
 

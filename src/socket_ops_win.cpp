@@ -230,9 +230,13 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
   return static_cast<native_socket_type>(r);
 }
 
+bool enable_drained_hint(native_socket_type) { return false; } // Winsock has no TCP_INQ
+
 std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, message_flags flags,
-                 error_code& ec)
+                 error_code& ec, bool* drained)
 {
+  if (drained)
+    *drained = false;
   DWORD bytes = 0;
   DWORD f = static_cast<DWORD>(flags);
   checked(ec, [&] {

@@ -1015,6 +1015,74 @@ BOOST_AUTO_TEST_CASE(async_wait_read_and_write)
     BOOST_TEST(x->calls == 1);
 }
 
+// The reactor skips a read's first attempt when the previous read left the receive
+// queue empty (Linux: TCP_INQ) and no packet came since. Whatever arrives later, data,
+// end of file or a reset, in any combination with the read before it, must still reach
+// the next read.
+BOOST_AUTO_TEST_CASE(reads_after_an_emptying_read)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  char buf[64];
+
+  // A short read empties the queue; the next read waits and gets later data.
+  asio::write(p.client, asio::buffer("abc", 3));
+  op_result first, later;
+  p.server.async_read_some(asio::buffer(buf), capture(first));
+  BOOST_TEST(run_until_done(ioc, first));
+  BOOST_TEST(first.bytes == 3u);
+  p.server.async_read_some(asio::buffer(buf), capture(later));
+  drain(ioc, 20ms);
+  BOOST_TEST(!later.done());
+  asio::write(p.client, asio::buffer("defg", 4));
+  BOOST_TEST(run_until_done(ioc, later));
+  BOOST_TEST(later.bytes == 4u);
+
+  // An exact read with more queued: the rest is read at once, without a new packet.
+  asio::write(p.client, asio::buffer("0123456789", 10));
+  drain(ioc, 20ms);
+  op_result exact, rest;
+  asio::async_read(p.server, asio::buffer(buf, 4), capture(exact));
+  BOOST_TEST(run_until_done(ioc, exact));
+  p.server.async_read_some(asio::buffer(buf), capture(rest));
+  BOOST_TEST(run_until_done(ioc, rest));
+  BOOST_TEST(rest.bytes == 6u);
+
+  // Data and end of file arriving together: the data, then eof, never a hang.
+  asio::write(p.client, asio::buffer("xy", 2));
+  p.client.shutdown(tcp::socket::shutdown_send);
+  drain(ioc, 20ms);
+  op_result data, eof;
+  p.server.async_read_some(asio::buffer(buf), capture(data));
+  BOOST_TEST(run_until_done(ioc, data));
+  BOOST_TEST(data.bytes == 2u);
+  p.server.async_read_some(asio::buffer(buf), capture(eof));
+  BOOST_TEST(run_until_done(ioc, eof));
+  CHECK_EC(eof.ec, asio::error::eof);
+}
+
+BOOST_AUTO_TEST_CASE(reset_after_data_reaches_the_read_after_it)
+{
+  // Data then a reset, both reported before any read: the read that empties the queue
+  // must not make the next one wait for a packet that never comes.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  char buf[64];
+  op_result wait;
+  p.server.async_wait(tcp::socket::wait_read, capture(wait));
+  asio::write(p.client, asio::buffer("abc", 3));
+  BOOST_TEST(run_until_done(ioc, wait));
+  reset_close(p.client);
+  drain(ioc, 20ms);
+  op_result data, failed;
+  p.server.async_read_some(asio::buffer(buf), capture(data));
+  BOOST_TEST(run_until_done(ioc, data));
+  BOOST_TEST(data.bytes == 3u);
+  p.server.async_read_some(asio::buffer(buf), capture(failed));
+  BOOST_TEST(run_until_done(ioc, failed));
+  CHECK_EC(failed.ec, asio::error::connection_reset);
+}
+
 BOOST_AUTO_TEST_CASE(async_wait_error_on_reset)
 {
   // Stock Asio on Linux: a pending wait_error completes with success when the peer resets

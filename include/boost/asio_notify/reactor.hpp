@@ -120,7 +120,8 @@ public:
   BOOST_ASIO_NOTIFY_DECL ~reactor() override;
 
   /// The options the reactor runs with (the driver may differ from the one asked for when
-  /// the context cannot host it: `inline_driver` needs an io_context on POSIX).
+  /// the context cannot host it: `inline_driver` needs an io_context whose reactor is
+  /// Asio's epoll reactor, with Boost 1.81 to 1.83).
   BOOST_ASIO_NOTIFY_DECL const reactor_options& options() const noexcept;
 
   /// A snapshot of the reactor's counters; callable from any thread.

@@ -15,7 +15,6 @@
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
 
-#include <boost/asio/append.hpp>
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/associated_executor.hpp>
@@ -23,11 +22,14 @@
 #include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
 #include <boost/asio/recycling_allocator.hpp>
 
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -64,8 +66,68 @@ template <class Executor>
 using tracked_executor_t = std::decay_t<decltype(boost::asio::prefer(
     std::declval<const Executor&>(), boost::asio::execution::outstanding_work.tracked))>;
 
-/// Outstanding work on the I/O executor and on the handler's executor while an operation
-/// is pending, as Asio's own operations keep it.
+/// The io_context executor `ex` is, or holds type-erased; null for any other executor.
+template <class Executor>
+const boost::asio::io_context::executor_type* io_context_executor(const Executor& ex) noexcept
+{
+  using context_executor = boost::asio::io_context::executor_type;
+  if constexpr (std::is_same_v<Executor, context_executor>)
+    return &ex;
+  else if constexpr (std::is_same_v<Executor, boost::asio::any_io_executor>)
+    return ex.template target<context_executor>();
+  else
+    return nullptr;
+}
+
+/// An object allocated with Asio's recycling allocator: op_work's rarely needed parts,
+/// kept out of line so that the common operation stays small.
+template <class T>
+class recycled_box
+{
+public:
+  recycled_box() = default;
+  template <class... Args>
+  static recycled_box make(Args&&... args)
+  {
+    boost::asio::recycling_allocator<T> alloc;
+    T* p = alloc.allocate(1);
+    try
+    {
+      recycled_box box;
+      box.p_ = new (p) T(std::forward<Args>(args)...);
+      return box;
+    }
+    catch (...)
+    {
+      alloc.deallocate(p, 1);
+      throw;
+    }
+  }
+  recycled_box(recycled_box&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  recycled_box& operator=(recycled_box&& o) noexcept
+  {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~recycled_box()
+  {
+    if (!p_)
+      return;
+    p_->~T();
+    boost::asio::recycling_allocator<T>().deallocate(p_, 1);
+  }
+  explicit operator bool() const noexcept { return p_ != nullptr; }
+  const T& operator*() const noexcept { return *p_; }
+
+private:
+  T* p_ = nullptr;
+};
+
+/** Outstanding work on the I/O executor and on the handler's executor while an operation
+    is pending, as Asio's own operations keep it, and the executor its handler runs on.
+    The common case, a handler without an executor of its own on an io_context's executor,
+    costs one tracked io_context executor (a pointer): a type-erased executor is 56 bytes
+    and copying one with `prefer` is an indirect call. */
 template <class Handler, class IoExecutor>
 class op_work
 {
@@ -73,17 +135,61 @@ public:
   using handler_executor = boost::asio::associated_executor_t<Handler, IoExecutor>;
 
   op_work(const Handler& h, const IoExecutor& io)
-      : io_(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked)),
-        handler_(boost::asio::prefer(boost::asio::get_associated_executor(h, io),
-                                     boost::asio::execution::outstanding_work.tracked))
   {
+    if (const auto* ex = io_context_executor(io))
+      context_.emplace(boost::asio::prefer(*ex, boost::asio::execution::outstanding_work.tracked));
+    else
+      io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
+    handler_executor ex = boost::asio::get_associated_executor(h, io);
+    if constexpr (std::is_same_v<handler_executor, IoExecutor>)
+      if (ex == io)
+        return; // the I/O executor's work covers the handler
+    handler_ = handler_box::make(
+        boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
   }
 
-  const tracked_executor_t<IoExecutor>& io_executor() const noexcept { return io_; }
+  /// Schedule `f` on the handler's executor: posted, or dispatched (see completion_mode).
+  template <class Function>
+  void schedule(Function&& f, completion_mode mode) const
+  {
+    if (handler_)
+      schedule_on(*handler_, std::forward<Function>(f), mode);
+    else if (context_)
+      schedule_on(*context_, std::forward<Function>(f), mode);
+    else
+      schedule_on(*io_, std::forward<Function>(f), mode);
+  }
 
 private:
-  tracked_executor_t<IoExecutor> io_;
-  tracked_executor_t<handler_executor> handler_;
+  using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
+  using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
+  using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
+
+  template <class Executor, class Function>
+  static void schedule_on(const Executor& ex, Function&& f, completion_mode mode)
+  {
+    if (mode == completion_mode::dispatch)
+      boost::asio::dispatch(ex, std::forward<Function>(f));
+    else
+      boost::asio::post(ex, std::forward<Function>(f));
+  }
+
+  std::optional<context_executor> context_;
+  io_box io_;
+  handler_box handler_;
+};
+
+/** A handler with the arguments it is to be called with. It carries the handler's
+    allocator (see the associated_allocator specialisation at the end of this file) but no
+    executor: it is scheduled on the handler's executor already, and an associated
+    executor would make Asio wrap it once more. */
+template <class Handler, class Arguments>
+struct bound_completion
+{
+  Handler handler;
+  Arguments arguments;
+
+  void operator()() { std::apply(std::move(handler), std::move(arguments)); }
 };
 
 /// Installed in a handler's cancellation slot: cancels the queued operation whose key is
@@ -111,7 +217,7 @@ private:
   op_type type_;
 };
 
-/// The operation object: `Performer` supplies `perform(socket, from_packet, ec, bytes)`
+/// The operation object: `Performer` supplies `perform(perform_context&, ec, bytes)`
 /// and `results(ec, bytes)`, the arguments the handler is called with.
 template <class Performer, class Handler, class IoExecutor>
 class handler_op final : public reactor_op
@@ -144,10 +250,10 @@ private:
   {
   }
 
-  static bool do_perform(reactor_op* base, native_socket_type s, bool from_packet)
+  static bool do_perform(reactor_op* base, perform_context& c)
   {
     auto* op = static_cast<handler_op*>(base);
-    return op->performer_.perform(s, from_packet, op->ec_, op->bytes_);
+    return op->performer_.perform(c, op->ec_, op->bytes_);
   }
 
   static void do_complete(reactor_op* base, completion_mode mode)
@@ -165,12 +271,9 @@ private:
     std::allocator_traits<allocator_type>::deallocate(alloc, op, 1);
     if (mode == completion_mode::destroy)
       return;
-    std::apply(
-        [&](auto&&... args) {
-          boost::asio::post(work.io_executor(),
-                            boost::asio::append(std::move(handler), std::move(args)...));
-        },
-        performer.results(ec, bytes));
+    using arguments = decltype(performer.results(ec, bytes));
+    work.schedule(bound_completion<Handler, arguments>{std::move(handler), performer.results(ec, bytes)},
+                  mode);
   }
 
   op_work<Handler, IoExecutor> work_;
@@ -203,10 +306,14 @@ struct wait_performer
 {
   socket_ops::wait_for what;
 
-  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t&) const
   {
-    return from_packet || socket_ops::poll(s, what, 0, ec) || ec;
+    if (c.from_packet)
+      return true;
+    if (what == socket_ops::wait_for::read && c.nothing_to_read)
+      return false;
+    return socket_ops::poll(c.socket, what, 0, ec) || ec;
   }
 
   auto results(const boost::system::error_code& ec, std::size_t) const
@@ -226,11 +333,11 @@ struct unless_failed
   Performer inner;
   boost::system::error_code error;
 
-  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t& bytes)
   {
     if (!error)
-      return inner.perform(s, from_packet, ec, bytes);
+      return inner.perform(c, ec, bytes);
     ec = error;
     return true;
   }
@@ -258,7 +365,7 @@ struct receive_performer : transfer_results
   socket_ops::message_flags flags;
   bool stream; // a stream reports end of file; a datagram of zero bytes is data
 
-  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t& bytes) const
   {
     buffer_array a(buffers);
@@ -268,7 +375,10 @@ struct receive_performer : transfer_results
       bytes = 0;
       return true; // Asio: an empty read completes at once
     }
-    bytes = socket_ops::recv(s, a.bufs, a.count, flags, ec);
+    if (c.nothing_to_read)
+      return false;
+    bytes = socket_ops::recv(c.socket, a.bufs, a.count, flags, ec,
+                             c.want_drained ? &c.drained : nullptr);
     if (socket_ops::would_block(ec))
       return false;
     if (!ec && bytes == 0 && stream)
@@ -284,7 +394,7 @@ struct send_performer : transfer_results
   socket_ops::message_flags flags;
   bool stream;
 
-  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t& bytes) const
   {
     buffer_array a(buffers);
@@ -294,7 +404,7 @@ struct send_performer : transfer_results
       bytes = 0;
       return true;
     }
-    bytes = socket_ops::send(s, a.bufs, a.count, flags, ec);
+    bytes = socket_ops::send(c.socket, a.bufs, a.count, flags, ec);
     return !socket_ops::would_block(ec);
   }
 };
@@ -306,12 +416,12 @@ struct receive_from_performer : transfer_results
   Endpoint* sender;
   socket_ops::message_flags flags;
 
-  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t& bytes) const
   {
     buffer_array a(buffers);
     std::size_t len = sender->capacity();
-    bytes = socket_ops::recvfrom(s, a.bufs, a.count, flags, sender->data(), len, ec);
+    bytes = socket_ops::recvfrom(c.socket, a.bufs, a.count, flags, sender->data(), len, ec);
     if (socket_ops::would_block(ec))
       return false;
     if (!ec)
@@ -327,11 +437,11 @@ struct send_to_performer : transfer_results
   Endpoint destination;
   socket_ops::message_flags flags;
 
-  bool perform(native_socket_type s, bool, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t& bytes) const
   {
     buffer_array a(buffers);
-    bytes = socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
+    bytes = socket_ops::sendto(c.socket, a.bufs, a.count, flags, destination.data(),
                                destination.size(), ec);
     return !socket_ops::would_block(ec);
   }
@@ -344,20 +454,20 @@ struct connect_performer
   Endpoint peer;
   bool started = false;
 
-  bool perform(native_socket_type s, bool from_packet, boost::system::error_code& ec,
+  bool perform(perform_context& c, boost::system::error_code& ec,
                std::size_t&)
   {
     if (!started)
     {
       started = true;
-      socket_ops::connect(s, peer.data(), peer.size(), ec);
+      socket_ops::connect(c.socket, peer.data(), peer.size(), ec);
       return !socket_ops::would_block(ec);
     }
     ec = {}; // forget the first attempt's would_block
-    if (!from_packet && !socket_ops::poll(s, socket_ops::wait_for::write, 0, ec) && !ec)
+    if (!c.from_packet && !socket_ops::poll(c.socket, socket_ops::wait_for::write, 0, ec) && !ec)
       return false;
     if (!ec)
-      socket_ops::connect_result(s, ec);
+      socket_ops::connect_result(c.socket, ec);
     return true;
   }
 
@@ -373,13 +483,13 @@ struct accept_performer
   Finish finish;
   native_socket_type accepted = socket_ops::invalid_socket;
 
-  bool perform(native_socket_type s, bool, boost::system::error_code& ec, std::size_t&)
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t&)
   {
     for (;;)
     {
       Endpoint ep;
       std::size_t len = ep.capacity();
-      accepted = socket_ops::accept(s, ep.data(), &len, ec);
+      accepted = socket_ops::accept(c.socket, ep.data(), &len, ec);
       // A connection aborted before it was accepted is not the acceptor's error (Asio
       // hides it too unless enable_connection_aborted is set): try the next one.
       if (ec == boost::asio::error::connection_aborted)
@@ -421,6 +531,24 @@ struct accept_performer
 
 } // namespace detail
 } // namespace asio_notify
+
+namespace asio {
+
+/// A bound completion is allocated for with its handler's allocator.
+template <class Handler, class Arguments, class DefaultAllocator>
+struct associated_allocator<asio_notify::detail::bound_completion<Handler, Arguments>,
+                            DefaultAllocator>
+{
+  using type = associated_allocator_t<Handler, DefaultAllocator>;
+
+  static type get(const asio_notify::detail::bound_completion<Handler, Arguments>& b,
+                  const DefaultAllocator& a = DefaultAllocator()) noexcept
+  {
+    return get_associated_allocator(b.handler, a);
+  }
+};
+
+} // namespace asio
 } // namespace boost
 
 #endif

@@ -37,6 +37,12 @@ struct socket_state
   events armed = events::none; // what the port reports for this socket right now
   bool registered = false;     // a registration exists: removal must wait for `remove`
   bool closed = false;
+  // Reads skip the speculative attempt while `read_drained`: the last read left the
+  // receive queue empty, and whatever arrives after it comes with a packet. Never set
+  // once a hang-up or error was reported (those are not data the hint counts).
+  bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
+  bool read_drained = false;
+  bool hangup_seen = false;
 
   // Touched only by the owning I/O object (Asio's rule: one thread at a time).
   bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait

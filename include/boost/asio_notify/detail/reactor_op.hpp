@@ -28,8 +28,21 @@ enum op_type : int
 /// Where a finished operation's handler is scheduled from.
 enum class completion_mode
 {
-  post,   // schedule the handler on its executor; never run it inline
-  destroy // the reactor is shutting down: destroy the handler without invoking it
+  post,     // schedule the handler on its executor; never run it inline
+  dispatch, // the caller runs the I/O executor's context outside any initiating function:
+            // the handler may run inline, as Asio runs its reactor's completions
+  destroy   // the reactor is shutting down: destroy the handler without invoking it
+};
+
+/// What the reactor tells an operation's attempt at its system call, and learns from it.
+struct perform_context
+{
+  native_socket_type socket;
+  bool from_packet;          // the port has just reported the readiness waited for
+  bool nothing_to_read;      // a read emptied the queue and no packet came since: a read
+                             // would block, no need to ask the system
+  bool want_drained = false; // the socket can tell whether a read emptied its queue
+  bool drained = false;      // out: a read left nothing to read (see socket_ops::recv)
 };
 
 /** A queued asynchronous operation, type-erased. The concrete operation (handler_op.hpp)
@@ -38,8 +51,7 @@ class reactor_op
 {
 public:
   /// Try the non-blocking system call; false means "would block, keep waiting".
-  /// `from_packet` is true when the port has just reported the readiness waited for.
-  bool perform(native_socket_type s, bool from_packet) { return perform_(this, s, from_packet); }
+  bool perform(perform_context& c) { return perform_(this, c); }
 
   /// Schedule the handler with `ec_` and `bytes_` (or destroy it), then free the operation.
   void complete(completion_mode mode) { complete_(this, mode); }
@@ -50,7 +62,7 @@ public:
   std::size_t bytes_ = 0;             // the result
 
 protected:
-  using perform_fn = bool (*)(reactor_op*, native_socket_type, bool);
+  using perform_fn = bool (*)(reactor_op*, perform_context&);
   using complete_fn = void (*)(reactor_op*, completion_mode);
 
   reactor_op(perform_fn p, complete_fn c) noexcept : perform_(p), complete_(c) {}

@@ -92,10 +92,17 @@ BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* add
                                                  std::size_t* len,
                                                  boost::system::error_code& ec);
 
+/// Ask a stream socket to tell, with every read, whether the read left data behind
+/// (Linux's TCP_INQ). False where it cannot (other protocols, other systems).
+BOOST_ASIO_NOTIFY_DECL bool enable_drained_hint(native_socket_type s);
+
 /// Scatter/gather I/O; return the bytes transferred (0 with `ec` set on failure).
+/// With `drained` (a socket with enable_drained_hint), `*drained` tells whether a
+/// successful read found nothing left to read after it; it stays false when unsure.
 BOOST_ASIO_NOTIFY_DECL std::size_t recv(native_socket_type s, native_buffer* bufs,
                                         std::size_t count, message_flags flags,
-                                        boost::system::error_code& ec);
+                                        boost::system::error_code& ec,
+                                        bool* drained = nullptr);
 BOOST_ASIO_NOTIFY_DECL std::size_t send(native_socket_type s, const native_buffer* bufs,
                                         std::size_t count, message_flags flags,
                                         boost::system::error_code& ec);
