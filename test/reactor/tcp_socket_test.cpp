@@ -1015,6 +1015,20 @@ BOOST_AUTO_TEST_CASE(async_wait_read_and_write)
     BOOST_TEST(x->calls == 1);
 }
 
+// Reads `bytes` queued bytes, then checks that the next read fails with `error`.
+template <class Socket>
+void expect_data_then_error(asio::io_context& ioc, Socket& s, std::size_t bytes, error_code error)
+{
+  char buf[64];
+  op_result data, failed;
+  s.async_read_some(asio::buffer(buf), capture(data));
+  BOOST_TEST(run_until_done(ioc, data));
+  BOOST_TEST(data.bytes == bytes);
+  s.async_read_some(asio::buffer(buf), capture(failed));
+  BOOST_TEST(run_until_done(ioc, failed));
+  CHECK_EC(failed.ec, error);
+}
+
 // The reactor skips a read's first attempt when the previous read left the receive
 // queue empty (Linux: TCP_INQ) and no packet came since. Whatever arrives later, data,
 // end of file or a reset, in any combination with the read before it, must still reach
@@ -1052,13 +1066,7 @@ BOOST_AUTO_TEST_CASE(reads_after_an_emptying_read)
   asio::write(p.client, asio::buffer("xy", 2));
   p.client.shutdown(tcp::socket::shutdown_send);
   drain(ioc, 20ms);
-  op_result data, eof;
-  p.server.async_read_some(asio::buffer(buf), capture(data));
-  BOOST_TEST(run_until_done(ioc, data));
-  BOOST_TEST(data.bytes == 2u);
-  p.server.async_read_some(asio::buffer(buf), capture(eof));
-  BOOST_TEST(run_until_done(ioc, eof));
-  CHECK_EC(eof.ec, asio::error::eof);
+  expect_data_then_error(ioc, p.server, 2, asio::error::eof);
 }
 
 BOOST_AUTO_TEST_CASE(reset_after_data_reaches_the_read_after_it)
@@ -1067,20 +1075,13 @@ BOOST_AUTO_TEST_CASE(reset_after_data_reaches_the_read_after_it)
   // must not make the next one wait for a packet that never comes.
   asio::io_context ioc;
   auto p = make_tcp_pair(ioc);
-  char buf[64];
   op_result wait;
   p.server.async_wait(tcp::socket::wait_read, capture(wait));
   asio::write(p.client, asio::buffer("abc", 3));
   BOOST_TEST(run_until_done(ioc, wait));
   reset_close(p.client);
   drain(ioc, 20ms);
-  op_result data, failed;
-  p.server.async_read_some(asio::buffer(buf), capture(data));
-  BOOST_TEST(run_until_done(ioc, data));
-  BOOST_TEST(data.bytes == 3u);
-  p.server.async_read_some(asio::buffer(buf), capture(failed));
-  BOOST_TEST(run_until_done(ioc, failed));
-  CHECK_EC(failed.ec, asio::error::connection_reset);
+  expect_data_then_error(ioc, p.server, 3, asio::error::connection_reset);
 }
 
 BOOST_AUTO_TEST_CASE(async_wait_error_on_reset)
