@@ -141,8 +141,6 @@ public:
                                         "boost::asio_notify::reactor: inline driver");
   }
 
-  ~port_waiter() { reactor_.cleanup_descriptor_data(descriptor_data_); }
-
   /// Queue the wait on the port's descriptor. `continuation`: called from our own
   /// completion, in a thread running the io_context.
   void arm(bool continuation)
@@ -154,10 +152,13 @@ public:
   }
 
   /// Take the wait out of Asio's reactor; it completes (aborted) or is destroyed later.
+  /// The descriptor's state is released now, as Asio's own sockets release theirs on
+  /// close: Asio's reactor frees every state it still holds when it shuts down.
   void stop()
   {
     stopped_ = true;
     reactor_.deregister_descriptor(port_.native_handle(), descriptor_data_, false);
+    reactor_.cleanup_descriptor_data(descriptor_data_);
   }
 
 private:

@@ -1084,6 +1084,29 @@ BOOST_AUTO_TEST_CASE(reset_after_data_reaches_the_read_after_it)
   expect_data_then_error(ioc, p.server, 3, asio::error::connection_reset);
 }
 
+BOOST_AUTO_TEST_CASE(context_destroyed_with_asio_reactor_made_first)
+{
+  // A timer made first creates Asio's own reactor before the notify reactor, so the
+  // context shuts the notify reactor down first: what the inline driver registered with
+  // Asio's reactor must be released exactly once (it was freed twice once).
+  for (int pending = 0; pending < 2; ++pending)
+  {
+    asio::io_context ioc;
+    asio::steady_timer timer(ioc, std::chrono::hours(1));
+    timer.async_wait([](error_code) {});
+    auto p = make_tcp_pair(ioc);
+    char buf[4];
+    op_result read;
+    p.server.async_read_some(asio::buffer(buf), capture(read));
+    if (!pending)
+    {
+      asio::write(p.client, asio::buffer("x", 1));
+      BOOST_TEST(run_until_done(ioc, read));
+    }
+    ioc.run_for(std::chrono::milliseconds(5));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(async_wait_error_on_reset)
 {
   // Stock Asio on Linux: a pending wait_error completes with success when the peer resets
