@@ -136,9 +136,12 @@ public:
 
   op_work(const Handler& h, const IoExecutor& io)
   {
-    if (const auto* ex = io_context_executor(io))
-      context_.emplace(boost::asio::prefer(*ex, boost::asio::execution::outstanding_work.tracked));
-    else
+    const auto* context_ex = io_context_executor(io);
+    if constexpr (may_hold_io_context_executor)
+      if (context_ex)
+        context_.emplace(
+            boost::asio::prefer(*context_ex, boost::asio::execution::outstanding_work.tracked));
+    if (!context_ex)
       io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
     handler_executor ex = boost::asio::get_associated_executor(h, io);
     if constexpr (std::is_same_v<handler_executor, IoExecutor>)
@@ -154,14 +157,25 @@ public:
   {
     if (handler_)
       schedule_on(*handler_, std::forward<Function>(f), mode);
-    else if (context_)
-      schedule_on(*context_, std::forward<Function>(f), mode);
-    else
+    else if (io_)
       schedule_on(*io_, std::forward<Function>(f), mode);
+    else if constexpr (may_hold_io_context_executor)
+      schedule_on(*context_, std::forward<Function>(f), mode);
   }
 
 private:
   using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
+
+  // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
+  // other executors (a strand, a user's own) the member below is not even declared: an
+  // optional that is never engaged still makes GCC's -O2 flow analysis warn
+  // (-Wmaybe-uninitialized) about reading its payload in the destructor.
+  static constexpr bool may_hold_io_context_executor =
+      std::is_same_v<IoExecutor, boost::asio::io_context::executor_type>
+      || std::is_same_v<IoExecutor, boost::asio::any_io_executor>;
+  struct no_context_executor
+  {
+  };
   using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
   using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
 
@@ -174,7 +188,9 @@ private:
       boost::asio::post(ex, std::forward<Function>(f));
   }
 
-  std::optional<context_executor> context_;
+  std::conditional_t<may_hold_io_context_executor, std::optional<context_executor>,
+                     no_context_executor>
+      context_;
   io_box io_;
   handler_box handler_;
 };
