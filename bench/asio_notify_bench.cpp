@@ -89,7 +89,7 @@ struct config
 
 std::string options_spec(const an::reactor_options& o)
 {
-  return std::string("driver=") + (o.driver == an::driver_kind::inline_driver ? "inline" : "thread") +
+  return std::string("driver=") + an::to_string(o.driver) +
          ",trigger=" + (o.trigger == an::trigger_strategy::persistent_edge ? "persistent_edge" : "oneshot_level");
 }
 
@@ -101,7 +101,7 @@ backend notify_backend(const an::reactor_options& o)
   b.options = o;
   b.is_default = o.driver == defaults.driver && o.trigger == defaults.trigger;
   b.id = "notify:" + options_spec(o);
-  b.label = std::string("notify ") + (o.driver == an::driver_kind::inline_driver ? "inline" : "thread") + "/" +
+  b.label = std::string("notify ") + an::to_string(o.driver) + "/" +
             (o.trigger == an::trigger_strategy::persistent_edge ? "edge" : "oneshot") +
             (b.is_default ? " (default)" : "");
   return b;
@@ -124,7 +124,8 @@ std::vector<backend> make_backends(bool variants)
 #if defined(_WIN32)
   const an::driver_kind drivers[] = {an::driver_kind::thread}; // inline needs a POSIX io_context
 #else
-  const an::driver_kind drivers[] = {an::driver_kind::inline_driver, an::driver_kind::thread};
+  const an::driver_kind drivers[] = {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
+                                     an::driver_kind::thread};
 #endif
   if (variants)
     for (auto driver : drivers)

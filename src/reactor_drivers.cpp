@@ -4,8 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The two drivers: reactor threads blocking in the port, or the io_context's own threads
-// waiting for the port's descriptor through the io_context itself.
+// The drivers: reactor threads blocking in the port, or the io_context's own threads
+// waiting for the port's descriptor through the io_context itself, either as an operation
+// of Asio's own reactor (inline_driver) or as a public async_wait (inline_portable).
 
 #include "reactor_driver.hpp"
 
@@ -13,19 +14,26 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/system/system_error.hpp>
-#include <boost/version.hpp>
 
-#if defined(BOOST_ASIO_HAS_EPOLL)
-// Asio's reactor interface: see the inline driver below for why.
+// Both inline drivers wait for the port's descriptor in the io_context's reactor, which
+// must then be Asio's epoll reactor (not io_uring, not select).
+#if defined(BOOST_ASIO_HAS_EPOLL) && !defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT) \
+    && defined(BOOST_ASIO_HAS_POSIX_STREAM_DESCRIPTOR)
+#define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS 1
+#include <boost/asio/posix/stream_descriptor.hpp>
+// Asio's reactor interface: see asio_reactor_waiter below for why.
 #include <boost/asio/detail/epoll_reactor.hpp>
 #include <boost/asio/detail/reactor_op.hpp>
+#include <boost/asio/detail/scheduler.hpp>
 #endif
 
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -103,37 +111,148 @@ private:
   char exit_key_ = 0;
 };
 
-#if defined(BOOST_ASIO_HAS_EPOLL) && !defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT) \
-    && !defined(BOOST_ASIO_NO_TS_EXECUTORS) && BOOST_VERSION >= 108100 && BOOST_VERSION < 108400
-#define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVER 1
+#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS)
 
-/* The io_context's own threads dequeue the port when its descriptor is readable, as seen by
-   the io_context's reactor: no thread of ours, no thread switch, the first finished
-   operation's handler run inline as Asio runs its own.
+/* What both inline drivers share: the io_context's threads dequeue the port, without
+   waiting, when the io_context's reactor reports the port's descriptor readable, and handle
+   the batch in the thread that dequeued it: no thread of ours, no thread switch, the first
+   finished operation's handler run inline as Asio runs its own.
 
-   Why Asio's detail API (epoll_reactor, reactor_op) rather than the public
-   posix::stream_descriptor::async_wait: a public wait costs an epoll_ctl(MOD) per wait
-   (Asio re-arms every non-speculative wait) and completes through a posted handler, which
-   makes the io_context poll its epoll once more before any of our handlers runs: three
-   system calls per wake-up, half again a ping-pong's count. Our own operation stays queued
-   on the port's descriptor while the port is empty (perform() says not_done), dequeues
-   inside Asio's perform_io exactly when the descriptor is reported, and re-arms without a
-   system call when the dequeue emptied the port (done_and_exhausted, as Asio's own reads
-   do). The members used (init_task, register_descriptor, start_op, deregister_descriptor,
-   cleanup_descriptor_data, reactor_op) have this shape in Boost 1.81 to 1.83; with other
-   versions the reactor uses the thread driver.
-
-   The wait is not work, just as Asio's reactor task is not: each start_op's count is
-   balanced with on_work_finished() and each completion with on_work_started(). */
-class port_waiter final : public std::enable_shared_from_this<port_waiter>
+   The wait on the port is not work, just as Asio's reactor task is not: its count in the
+   io_context is taken back once the wait is queued, and given again when it completes
+   (the scheduler counts a finished operation off after its completion returns). */
+class port_batch
 {
-  using asio_reactor = boost::asio::detail::epoll_reactor;
-
 public:
-  port_waiter(boost::asio::io_context& ioc, port& p, packet_handler& handler,
-              std::size_t batch)
-      : ioc_(ioc), reactor_(boost::asio::use_service<asio_reactor>(ioc)), port_(p),
-        handler_(handler), op_(*this), packets_(batch)
+  port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+             std::size_t batch)
+      : ioc_(ioc), port_(p), handler_(handler), packets_(batch)
+  {
+  }
+
+  /// Dequeue what the port holds, without waiting. False when it held nothing.
+  bool dequeue_now()
+  {
+    round_ = handler_.begin_round();
+    boost::system::error_code ec;
+    count_ = port_.dequeue(packets_, std::chrono::milliseconds(0), ec);
+    handler_.dequeued(count_);
+    if (count_ == 0)
+      handler_.end_round(round_);
+    return count_ != 0;
+  }
+
+  /// Whether the last dequeue took fewer packets than asked: the port had no more (the
+  /// epoll port polls again rather than return a short batch while more may be ready).
+  bool exhausted() const noexcept { return count_ < packets_.size(); }
+
+  /// Handle the dequeued packets. `rearm(continuation)` queues the next wait first, so
+  /// that another thread can dequeue and handle the next batch meanwhile; after a full
+  /// batch the next wait is no continuation and its completion goes to the shared queue
+  /// for an idle thread to take.
+  template <class Rearm>
+  void handle(Rearm&& rearm)
+  {
+    thread_local std::vector<packet> batch;
+    batch.assign(packets_.begin(), packets_.begin() + static_cast<std::ptrdiff_t>(count_));
+    const std::uint64_t round = round_;
+    rearm(exhausted());
+    op_queue done;
+    bool exit_seen = false; // the inline drivers post no exit packet
+    handle_packets(handler_, batch.data(), batch.size(), round, nullptr, exit_seen, done);
+    handler_.complete(done, completion_mode::dispatch);
+  }
+
+  boost::asio::io_context& context() const noexcept { return ioc_; }
+  port& the_port() const noexcept { return port_; }
+
+private:
+  boost::asio::io_context& ioc_;
+  port& port_;
+  packet_handler& handler_;
+  std::vector<packet> packets_;
+  std::size_t count_ = 0;
+  std::uint64_t round_ = 0;
+};
+
+// ---- inline_driver: an operation of Asio's own epoll reactor ------------------------------
+
+/* Why Asio's detail API (epoll_reactor, reactor_op, scheduler) rather than the public
+   posix::stream_descriptor::async_wait of inline_portable: a public wait costs an
+   epoll_ctl(MOD) per wait (Asio re-arms every non-speculative wait): half again a
+   ping-pong's system calls. Our own operation stays queued on the port's descriptor while
+   the port is empty (perform() says not_done), dequeues inside Asio's perform_io exactly
+   when the descriptor is reported, and re-arms without a system call when the dequeue
+   emptied the port (done_and_exhausted, as Asio's own reads do).
+
+   Availability is decided from what the code uses, not from a version window:
+   `asio_reactor_shape` below checks every member, type and value this adapter names
+   (they have had this shape from Boost 1.81 to 1.90 at least). A Boost where they differ
+   gets inline_portable instead.
+
+   perform_io and start_op of one descriptor never run at once: Asio's per-descriptor lock
+   keeps them apart, or, where an io_context turns that lock off (concurrency hint
+   BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO, or from Boost 1.87 `reactor.io_locking=0`),
+   Asio's rule for doing so: the io_context and its I/O objects (ours included) are used
+   by one thread at a time. The waiter's own state is touched by perform and then by the
+   completion, never by two threads at once either way. */
+template <class Reactor, class Operation, class Scheduler, class = void>
+struct asio_reactor_shape : std::false_type
+{
+};
+
+// reactor_op's constructor and function types are protected: they are named from a class
+// derived from it, as the adapter's own operation is.
+template <class Operation>
+struct asio_operation_shape : Operation
+{
+  static constexpr bool value =
+      std::is_same_v<typename Operation::perform_func_type,
+                     typename Operation::status (*)(boost::asio::detail::reactor_op*)>
+      && std::is_same_v<typename Operation::func_type,
+                        void (*)(void*, boost::asio::detail::scheduler_operation*,
+                                 const boost::system::error_code&, std::size_t)>
+      && std::is_base_of_v<boost::asio::detail::scheduler_operation, Operation>;
+};
+
+template <class Reactor, class Operation, class Scheduler>
+struct asio_reactor_shape<
+    Reactor, Operation, Scheduler,
+    std::void_t<
+        decltype(std::declval<Reactor&>().init_task()),
+        decltype(int{std::declval<Reactor&>().register_descriptor(
+            int{}, std::declval<typename Reactor::per_descriptor_data&>())}),
+        decltype(std::declval<Reactor&>().start_op(
+            int{Reactor::read_op}, int{}, std::declval<typename Reactor::per_descriptor_data&>(),
+            std::declval<Operation*>(), bool{}, bool{})),
+        decltype(std::declval<Reactor&>().deregister_descriptor(
+            int{}, std::declval<typename Reactor::per_descriptor_data&>(), bool{})),
+        decltype(std::declval<Reactor&>().cleanup_descriptor_data(
+            std::declval<typename Reactor::per_descriptor_data&>())),
+        decltype(boost::asio::use_service<Reactor>(std::declval<boost::asio::io_context&>())),
+        decltype(boost::asio::use_service<Scheduler>(std::declval<boost::asio::io_context&>())),
+        decltype(std::declval<Scheduler&>().work_started()),
+        decltype(std::declval<Scheduler&>().work_finished()),
+        decltype(std::declval<Operation&>().ec_),
+        std::enable_if_t<Operation::not_done != Operation::done
+                         && Operation::done != Operation::done_and_exhausted>>>
+    : std::bool_constant<asio_operation_shape<Operation>::value>
+{
+};
+
+using asio_reactor = boost::asio::detail::epoll_reactor;
+using asio_operation = boost::asio::detail::reactor_op;
+using asio_scheduler = boost::asio::detail::scheduler;
+
+template <class Reactor, class Operation, class Scheduler>
+class asio_reactor_waiter final
+    : public std::enable_shared_from_this<asio_reactor_waiter<Reactor, Operation, Scheduler>>
+{
+public:
+  asio_reactor_waiter(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+                      std::size_t batch)
+      : batch_(ioc, p, handler, batch), reactor_(boost::asio::use_service<Reactor>(ioc)),
+        scheduler_(boost::asio::use_service<Scheduler>(ioc)), op_(*this)
   {
     reactor_.init_task();
     if (int err = reactor_.register_descriptor(p.native_handle(), descriptor_data_))
@@ -145,10 +264,10 @@ public:
   /// completion, in a thread running the io_context.
   void arm(bool continuation)
   {
-    op_.keep_alive = shared_from_this();
-    reactor_.start_op(asio_reactor::read_op, port_.native_handle(), descriptor_data_, &op_,
-                      continuation, true);
-    ioc_.get_executor().on_work_finished();
+    op_.keep_alive = this->shared_from_this();
+    reactor_.start_op(Reactor::read_op, batch_.the_port().native_handle(), descriptor_data_,
+                      &op_, continuation, true);
+    scheduler_.work_finished();
   }
 
   /// Take the wait out of Asio's reactor; it completes (aborted) or is destroyed later.
@@ -157,90 +276,133 @@ public:
   void stop()
   {
     stopped_ = true;
-    reactor_.deregister_descriptor(port_.native_handle(), descriptor_data_, false);
+    reactor_.deregister_descriptor(batch_.the_port().native_handle(), descriptor_data_, false);
     reactor_.cleanup_descriptor_data(descriptor_data_);
   }
 
 private:
   // The operation Asio's reactor holds; it keeps the waiter alive while Asio has it.
-  struct wait_op final : boost::asio::detail::reactor_op
+  struct wait_op final : Operation
   {
-    explicit wait_op(port_waiter& w)
-        : reactor_op(boost::system::error_code(), &do_perform, &do_complete), waiter(w)
+    explicit wait_op(asio_reactor_waiter& w)
+        : Operation(boost::system::error_code(), &do_perform, &do_complete), waiter(w)
     {
     }
 
-    static status do_perform(reactor_op* base)
+    // In Asio's perform_io.
+    static typename Operation::status do_perform(boost::asio::detail::reactor_op* base)
     {
-      return static_cast<wait_op*>(base)->waiter.dequeue();
+      port_batch& batch = static_cast<wait_op*>(base)->waiter.batch_;
+      if (!batch.dequeue_now())
+        return Operation::not_done;
+      return batch.exhausted() ? Operation::done_and_exhausted : Operation::done;
     }
 
     static void do_complete(void* owner, boost::asio::detail::scheduler_operation* base,
                             const boost::system::error_code& ec, std::size_t)
     {
-      std::shared_ptr<port_waiter> self = std::move(static_cast<wait_op*>(base)->keep_alive);
+      auto self = std::move(static_cast<wait_op*>(base)->keep_alive);
       if (owner && self) // else destroyed by the io_context's shutdown
         self->on_dequeued(ec);
     }
 
-    port_waiter& waiter;
-    std::shared_ptr<port_waiter> keep_alive;
+    asio_reactor_waiter& waiter;
+    std::shared_ptr<asio_reactor_waiter> keep_alive;
   };
-
-  // In Asio's perform_io, under its descriptor lock: dequeue without waiting. Fewer
-  // packets than asked means the port had nothing more (the epoll port polls again
-  // rather than return a short batch while more may be ready).
-  boost::asio::detail::reactor_op::status dequeue()
-  {
-    round_ = handler_.begin_round();
-    boost::system::error_code ec;
-    count_ = port_.dequeue(packets_, std::chrono::milliseconds(0), ec);
-    handler_.dequeued(count_);
-    if (count_ == 0)
-    {
-      handler_.end_round(round_);
-      return boost::asio::detail::reactor_op::not_done;
-    }
-    return count_ < packets_.size() ? boost::asio::detail::reactor_op::done_and_exhausted
-                                    : boost::asio::detail::reactor_op::done;
-  }
 
   void on_dequeued(const boost::system::error_code& ec)
   {
-    ioc_.get_executor().on_work_started(); // for the scheduler's work_finished() after us
+    scheduler_.work_started(); // for the scheduler's work_finished() after us
     if (ec || stopped_)
       return; // deregistered: the reactor is shutting down
-    // Re-arm before handling the packets, so that another thread can dequeue and handle
-    // the next batch meanwhile; a full batch is dequeued again at once and its completion
-    // goes to the shared queue (not a continuation) for an idle thread to take.
-    thread_local std::vector<packet> batch;
-    batch.assign(packets_.begin(), packets_.begin() + static_cast<std::ptrdiff_t>(count_));
-    const std::uint64_t round = round_;
-    arm(count_ < packets_.size());
-    op_queue done;
-    bool exit_seen = false; // this driver posts no exit packet
-    handle_packets(handler_, batch.data(), batch.size(), round, nullptr, exit_seen, done);
-    handler_.complete(done, completion_mode::dispatch);
+    batch_.handle([this](bool continuation) { arm(continuation); });
   }
 
-  boost::asio::io_context& ioc_;
-  asio_reactor& reactor_;
-  port& port_;
-  packet_handler& handler_;
-  asio_reactor::per_descriptor_data descriptor_data_ = nullptr;
+  port_batch batch_;
+  Reactor& reactor_;
+  Scheduler& scheduler_;
+  typename Reactor::per_descriptor_data descriptor_data_ = nullptr;
   wait_op op_;
-  std::vector<packet> packets_;
-  std::size_t count_ = 0;
-  std::uint64_t round_ = 0;
   bool stopped_ = false;
 };
 
+// ---- inline_portable: a public async_wait on the port's descriptor --------------------------
+
+/* Built on Asio's public API alone, for a Boost whose reactor the adapter above does not
+   recognise (and selectable, for tests and comparison). Costs one epoll_ctl per wake-up
+   more than inline_driver, and a handler object per wait. The wait's count as work is
+   taken back with the executor's on_work_finished(), a public member of io_context's
+   executor that BOOST_ASIO_NO_TS_EXECUTORS removes: then this driver is unavailable. */
+template <class Executor, class = void>
+struct has_work_counting : std::false_type
+{
+};
+template <class Executor>
+struct has_work_counting<Executor,
+                         std::void_t<decltype(std::declval<const Executor&>().on_work_started()),
+                                     decltype(std::declval<const Executor&>().on_work_finished())>>
+    : std::true_type
+{
+};
+constexpr bool portable_driver_available =
+    has_work_counting<boost::asio::io_context::executor_type>::value;
+
+template <class Executor>
+class descriptor_waiter final : public std::enable_shared_from_this<descriptor_waiter<Executor>>
+{
+public:
+  descriptor_waiter(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+                    std::size_t batch)
+      : batch_(ioc, p, handler, batch), descriptor_(std::in_place, ioc, p.native_handle())
+  {
+  }
+
+  void arm(bool)
+  {
+    descriptor_->async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                            [self = this->shared_from_this()](const boost::system::error_code& ec) {
+                              self->on_ready(ec);
+                            });
+    work().on_work_finished();
+  }
+
+  /// Hand the port's descriptor back (the port owns it) and drop the wait: it completes
+  /// aborted, or is destroyed with the io_context's queue.
+  void stop()
+  {
+    stopped_ = true;
+    descriptor_->release();
+    descriptor_.reset();
+  }
+
+private:
+  Executor work() const { return batch_.context().get_executor(); }
+
+  void on_ready(const boost::system::error_code& ec)
+  {
+    work().on_work_started(); // for the scheduler's count after this handler
+    if (ec || stopped_)
+      return;
+    if (!batch_.dequeue_now())
+      return arm(true); // nothing after all (another thread took it): wait again
+    batch_.handle([this](bool continuation) { arm(continuation); });
+  }
+
+  port_batch batch_;
+  std::optional<boost::asio::posix::stream_descriptor> descriptor_;
+  bool stopped_ = false;
+};
+
+/// A driver around a waiter: arms it once, with the first operation to wait (its tracked
+/// work keeps the io_context's count above zero while arm() takes the wait's back); from
+/// then on the waiter re-arms itself.
+template <class Waiter>
 class inline_driver final : public reactor_driver
 {
 public:
   inline_driver(boost::asio::io_context& ioc, port& p, packet_handler& handler,
                 const reactor_options& options)
-      : waiter_(std::make_shared<port_waiter>(ioc, p, handler, options.batch_size))
+      : waiter_(std::make_shared<Waiter>(ioc, p, handler, options.batch_size))
   {
   }
 
@@ -248,8 +410,6 @@ public:
 
   void operation_queued() override
   {
-    // Armed once, by the first operation to wait: its tracked work keeps the count above
-    // zero while arm() balances the wait's. From then on the wait re-arms itself.
     if (!armed_once_.load(std::memory_order_acquire) && !armed_once_.exchange(true))
       waiter_->arm(false);
   }
@@ -262,16 +422,10 @@ public:
   }
 
 private:
-  std::shared_ptr<port_waiter> waiter_;
+  std::shared_ptr<Waiter> waiter_;
   std::atomic<bool> armed_once_{false};
   bool stopped_ = false;
 };
-#endif
-
-} // namespace
-
-#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVER)
-namespace {
 
 // The io_context behind an executor, where the executor says so through public API.
 boost::asio::io_context* io_context_of(const boost::asio::any_io_executor& ex)
@@ -284,17 +438,41 @@ boost::asio::io_context* io_context_of(const boost::asio::any_io_executor& ex)
   return nullptr;
 }
 
-} // namespace
+// The inline driver `options.driver` asks for, or the next best one that this Boost and
+// this io_context allow (options.driver says which); null where neither can run.
+template <class Reactor, class Operation, class Scheduler, class Executor>
+std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
+                                                   reactor_options& options, port& p,
+                                                   packet_handler& handler)
+{
+  if constexpr (asio_reactor_shape<Reactor, Operation, Scheduler>::value)
+    if (options.driver == driver_kind::inline_driver)
+      return std::make_unique<inline_driver<asio_reactor_waiter<Reactor, Operation, Scheduler>>>(
+          ioc, p, handler, options);
+  if constexpr (has_work_counting<Executor>::value)
+  {
+    options.driver = driver_kind::inline_portable;
+    return std::make_unique<inline_driver<descriptor_waiter<Executor>>>(ioc, p, handler,
+                                                                       options);
+  }
+  return nullptr;
+}
+
 #endif
+
+} // namespace
 
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
                                             packet_handler& handler)
 {
-#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVER)
-  if (options.driver == driver_kind::inline_driver)
+#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS)
+  if (options.driver != driver_kind::thread)
     if (boost::asio::io_context* ioc = io_context_of(io_executor))
-      return std::make_unique<inline_driver>(*ioc, p, handler, options);
+      if (auto driver = make_inline_driver<asio_reactor, asio_operation, asio_scheduler,
+                                           boost::asio::io_context::executor_type>(
+              *ioc, options, p, handler))
+        return driver;
 #endif
   (void)io_executor;
   options.driver = driver_kind::thread;

@@ -45,8 +45,12 @@ std::size_t parse_positive(const std::string& key, const std::string& value)
 
 void apply_option(reactor_options& o, const std::string& key, const std::string& value)
 {
-  if (key == "driver" && (value == "inline" || value == "thread"))
-    o.driver = value == "inline" ? driver_kind::inline_driver : driver_kind::thread;
+  if (key == "driver" && value == to_string(driver_kind::inline_driver))
+    o.driver = driver_kind::inline_driver;
+  else if (key == "driver" && value == to_string(driver_kind::inline_portable))
+    o.driver = driver_kind::inline_portable;
+  else if (key == "driver" && value == to_string(driver_kind::thread))
+    o.driver = driver_kind::thread;
   else if (key == "trigger" && (value == "oneshot_level" || value == "persistent_edge"))
     o.trigger = value == "oneshot_level" ? trigger_strategy::oneshot_level
                                          : trigger_strategy::persistent_edge;
@@ -56,7 +60,7 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     o.threads = parse_positive(key, value);
   else
     bad_option("unknown setting '" + key + "=" + value +
-               "' (driver=inline|thread, trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
+               "' (driver=inline|inline_portable|thread, trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
 }
 
 } // namespace
@@ -68,6 +72,20 @@ trigger_strategy default_trigger_strategy() noexcept
 #else
   return trigger_strategy::persistent_edge;
 #endif
+}
+
+const char* to_string(driver_kind d) noexcept
+{
+  switch (d)
+  {
+  case driver_kind::inline_driver:
+    return "inline";
+  case driver_kind::inline_portable:
+    return "inline_portable";
+  case driver_kind::thread:
+    break;
+  }
+  return "thread";
 }
 
 driver_kind default_driver_kind() noexcept

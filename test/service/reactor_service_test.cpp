@@ -18,6 +18,15 @@
 #include <boost/system/system_error.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <boost/version.hpp>
+
+#if defined(__has_include)
+#if __has_include(<boost/asio/config.hpp>)
+#include <boost/asio/config.hpp> // Boost 1.87+: an io_context's configuration
+#define BOOST_ASIO_NOTIFY_TEST_HAS_ASIO_CONFIG 1
+#endif
+#endif
+
 #include <dirent.h>
 
 #include <array>
@@ -136,6 +145,92 @@ BOOST_AUTO_TEST_CASE(inline_driver_needs_an_io_context)
   tcp::socket s(pool.get_executor());
   BOOST_TEST((r.options().driver == an::driver_kind::thread)); // fell back, and says so
   pool.join();
+}
+
+namespace {
+
+// The driver this build gives a user who asks for nothing: the fast inline driver on every
+// Boost the adapter was written for, never a silent fall back to a slower one.
+an::driver_kind expected_default_driver()
+{
+#if defined(_WIN32)
+  return an::driver_kind::thread;
+#else
+  static_assert(BOOST_VERSION >= 108100 && BOOST_VERSION < 109100,
+                "a Boost this test does not know: say which driver it should give");
+  return an::driver_kind::inline_driver;
+#endif
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(default_options_give_this_platforms_driver)
+{
+  BOOST_TEST_MESSAGE("Boost " << BOOST_LIB_VERSION << ": default driver "
+                              << an::to_string(an::default_driver_kind()));
+  BOOST_TEST((an::default_driver_kind() == expected_default_driver()));
+  ::unsetenv(an::reactor_options_variable);
+  asio::io_context ioc;
+  tcp::socket s(ioc); // creates the reactor with the default options
+  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().driver == expected_default_driver()));
+  asio::io_context ioc2;
+  BOOST_TEST((install(ioc2, an::reactor_options()).options().driver == expected_default_driver()));
+  tcp::socket s2(ioc2);
+  BOOST_TEST((asio::use_service<an::reactor>(ioc2).options().driver == expected_default_driver()));
+}
+
+BOOST_AUTO_TEST_CASE(driver_names_round_trip)
+{
+  for (an::driver_kind d : {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
+                            an::driver_kind::thread})
+    BOOST_TEST((an::parse_reactor_options(std::string("driver=") + an::to_string(d)).driver == d));
+}
+
+namespace {
+
+// Asio lets an io_context turn its per-descriptor locking off when the context and its I/O
+// objects are used by one thread at a time; every driver still delivers, and the inline
+// ones stay inline.
+void echo_once_single_threaded(asio::io_context& ioc, const an::reactor_options& o)
+{
+  an::reactor& r = install(ioc, o);
+  connected_pair p(ioc);
+  std::array<char, 4> in{};
+  int done = 0;
+  asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
+    BOOST_TEST(!ec);
+    BOOST_TEST(n == 4u);
+    ++done;
+  });
+  asio::async_write(p.a, asio::buffer("pong", 4), [&](error_code ec, std::size_t) {
+    BOOST_TEST(!ec);
+    ++done;
+  });
+  ioc.run_for(std::chrono::seconds(10));
+  BOOST_TEST(done == 2);
+  BOOST_TEST((r.options().driver == o.driver));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(inline_drivers_run_with_asio_io_locking_off)
+{
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o) << ", BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO")
+    {
+      asio::io_context ioc(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO);
+      echo_once_single_threaded(ioc, o);
+    }
+#if defined(BOOST_ASIO_NOTIFY_TEST_HAS_ASIO_CONFIG)
+    BOOST_TEST_CONTEXT(describe(o) << ", reactor.io_locking=0")
+    {
+      asio::io_context ioc(asio::config_from_string("reactor.io_locking=0"));
+      BOOST_TEST(!asio::config(ioc).get("reactor", "io_locking", true));
+      echo_once_single_threaded(ioc, o);
+    }
+#endif
+  }
 }
 
 BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)

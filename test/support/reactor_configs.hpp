@@ -21,11 +21,22 @@ namespace test_support {
 namespace an = boost::asio_notify;
 using tcp = an::ip::tcp;
 
-/// Both drivers times both trigger strategies.
+/// The drivers an io_context can run on this platform: the inline ones wait through the
+/// io_context's epoll reactor (POSIX only).
+inline std::vector<an::driver_kind> platform_drivers()
+{
+#if defined(_WIN32)
+  return {an::driver_kind::thread};
+#else
+  return {an::driver_kind::inline_driver, an::driver_kind::inline_portable, an::driver_kind::thread};
+#endif
+}
+
+/// Every driver of this platform times both trigger strategies.
 inline std::vector<an::reactor_options> all_configurations()
 {
   std::vector<an::reactor_options> v;
-  for (auto d : {an::driver_kind::inline_driver, an::driver_kind::thread})
+  for (auto d : platform_drivers())
     for (auto t : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
     {
       an::reactor_options o;
@@ -38,7 +49,7 @@ inline std::vector<an::reactor_options> all_configurations()
 
 inline std::string describe(const an::reactor_options& o)
 {
-  return std::string(o.driver == an::driver_kind::thread ? "thread" : "inline") + "/" +
+  return std::string(an::to_string(o.driver)) + "/" +
          (o.trigger == an::trigger_strategy::oneshot_level ? "oneshot_level" : "persistent_edge");
 }
 

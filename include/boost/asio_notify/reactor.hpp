@@ -35,22 +35,39 @@ enum class trigger_strategy
   persistent_edge
 };
 
-/// Where the port's packets are dequeued.
+/** Where the port's packets are dequeued.
+
+    The reactor runs the driver asked for where the context can host it, else the next in
+    this order: `inline_driver`, `inline_portable`, `thread`; `reactor::options().driver`
+    tells which one runs. The inline drivers need an `io_context` (its executor, or a strand
+    of it) whose reactor is Asio's epoll reactor with its per-descriptor locking on (the
+    default; not with `BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO` or `reactor.io_locking=0`). */
 enum class driver_kind
 {
-  /// By the io_context's own threads: the port's descriptor is waited on through the
-  /// io_context itself. No extra thread. Needs an io_context on a POSIX system.
+  /// By the io_context's own threads, through an operation of the io_context's own epoll
+  /// reactor: no extra thread, no extra system call. Where Boost's reactor internals have
+  /// the shape this driver was written for (checked at compile time; Boost 1.81 to 1.90).
   inline_driver,
 
   /// By reactor threads that block in the port and hand completions to the executors.
-  thread
+  thread,
+
+  /// By the io_context's own threads, through a public `async_wait` on the port's
+  /// descriptor: one `epoll_ctl` more per wake-up than `inline_driver`. Needs the
+  /// io_context executor's `on_work_finished()` (not with `BOOST_ASIO_NO_TS_EXECUTORS`).
+  inline_portable
 };
+
+/// The driver's name as `parse_reactor_options` spells it: `inline`, `inline_portable` or
+/// `thread`.
+BOOST_ASIO_NOTIFY_DECL const char* to_string(driver_kind d) noexcept;
 
 /// This platform's default trigger strategy: `persistent_edge` on Linux (no re-arming
 /// system call per operation), `oneshot_level` on Windows (Microsoft's recommendation).
 BOOST_ASIO_NOTIFY_DECL trigger_strategy default_trigger_strategy() noexcept;
 
-/// This platform's default driver: `inline_driver` on Linux, `thread` on Windows.
+/// This platform's default driver: `inline_driver` on Linux, `thread` on Windows (the one
+/// asked for: see `driver_kind` for what runs where it cannot).
 BOOST_ASIO_NOTIFY_DECL driver_kind default_driver_kind() noexcept;
 
 /// Settings of a reactor, fixed when the reactor is created.
@@ -71,7 +88,7 @@ struct reactor_options
 
 /** Options parsed from a specification such as
     `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
-    starting from `base`. Keys: `driver` (`inline` or `thread`), `trigger`
+    starting from `base`. Keys: `driver` (`inline`, `inline_portable` or `thread`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers).
     Throws `boost::system::system_error` with `invalid_argument`, naming the bad part. */
 BOOST_ASIO_NOTIFY_DECL reactor_options parse_reactor_options(const std::string& spec,
@@ -119,9 +136,9 @@ public:
   /// Destroys the reactor; the context has shut it down already.
   BOOST_ASIO_NOTIFY_DECL ~reactor() override;
 
-  /// The options the reactor runs with (the driver may differ from the one asked for when
-  /// the context cannot host it: `inline_driver` needs an io_context whose reactor is
-  /// Asio's epoll reactor, with Boost 1.81 to 1.83).
+  /// The options the reactor runs with. The driver is the one that runs, which differs
+  /// from the one asked for where the context cannot host it (see `driver_kind`); it is
+  /// final once the first socket of the context has been created.
   BOOST_ASIO_NOTIFY_DECL const reactor_options& options() const noexcept;
 
   /// A snapshot of the reactor's counters; callable from any thread.

@@ -1,5 +1,6 @@
 // Written from the README and the public headers only: a TCP echo and a UDP echo on
-// the notify reactor. Exits 0 when both round trips return what was sent.
+// the notify reactor. Exits 0 when both round trips return what was sent and, given a
+// driver's name as its argument, the reactor runs that driver.
 #include <boost/asio.hpp>
 #include <boost/asio_notify.hpp>
 
@@ -10,7 +11,7 @@ namespace asio = boost::asio;
 using tcp = boost::asio_notify::ip::tcp;
 using udp = boost::asio_notify::ip::udp;
 
-int main()
+int main(int argc, char** argv)
 {
   asio::io_context ioc;
   const auto loopback = asio::ip::address_v4::loopback();
@@ -49,6 +50,9 @@ int main()
   udp_client.async_receive(asio::buffer(udp_reply), asio::detached);
 
   ioc.run_for(std::chrono::seconds(10));
-  std::cout << "tcp: " << tcp_reply << ", udp: " << udp_reply << "\n";
-  return tcp_reply == "hello" && udp_reply == "world" ? 0 : 1;
+  const std::string driver =
+      boost::asio_notify::to_string(asio::use_service<boost::asio_notify::reactor>(ioc).options().driver);
+  std::cout << "tcp: " << tcp_reply << ", udp: " << udp_reply << ", driver: " << driver << "\n";
+  const bool driver_as_expected = argc < 2 || driver == argv[1];
+  return tcp_reply == "hello" && udp_reply == "world" && driver_as_expected ? 0 : 1;
 }
