@@ -32,4 +32,15 @@ inline constexpr bool notify_backend = false;
 inline constexpr bool notify_backend = true;
 #endif
 
+/// `asio::null_buffers()`, which the suite uses on purpose although Boost 1.90 deprecates
+/// it: the deprecation warning is silenced here, for the tests' calls only.
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+inline asio::null_buffers test_null_buffers() { return asio::null_buffers(); }
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 #endif // BOOST_ASIO_NOTIFY_TEST_REACTOR_NET_HPP

@@ -437,7 +437,7 @@ BOOST_AUTO_TEST_CASE(handlers_run_through_their_associated_executor)
     p.server.async_wait(tcp::socket::wait_read, make());
     p.client.async_write_some(asio::buffer("s", 1), make());
     p.client.async_wait(tcp::socket::wait_write, make());
-    p.client.async_read_some(asio::null_buffers(), make());
+    p.client.async_read_some(test_null_buffers(), make());
     u.b.async_receive(asio::buffer(ubuf), make());
     u.a.async_send(asio::buffer("u", 1), make());
     acceptor.async_accept(accepted, make());
@@ -530,7 +530,7 @@ struct immediate_cases
     check([&](auto h) { p.server.async_read_some(asio::buffer(buf, 2), std::move(h)); });
     check([&](auto h) { p.server.async_receive(asio::buffer(buf, 2), std::move(h)); });
     check([&](auto h) { p.server.async_read_some(asio::mutable_buffer(), std::move(h)); });
-    check([&](auto h) { p.server.async_read_some(asio::null_buffers(), std::move(h)); });
+    check([&](auto h) { p.server.async_read_some(test_null_buffers(), std::move(h)); });
     check([&](auto h) { p.client.async_wait(tcp::socket::wait_write, std::move(h)); });
     check([&](auto h) { p.server.async_wait(tcp::socket::wait_read, std::move(h)); });
     check([&](auto h) { asio::async_read(p.server, asio::buffer(buf, 2), std::move(h)); });
@@ -626,7 +626,7 @@ BOOST_AUTO_TEST_CASE(associated_allocator_stores_operations)
   p.server.async_wait(tcp::socket::wait_read, bound(cases[1]));
   u.b.async_receive_from(asio::buffer(ubuf), from, bound(cases[2]));
   acceptor.async_accept(accepted, bound(cases[3]));
-  u.a.async_receive(asio::null_buffers(), bound(cases[4]));
+  u.a.async_receive(test_null_buffers(), bound(cases[4]));
   drain(ioc);
   for (auto& c : cases)
   {

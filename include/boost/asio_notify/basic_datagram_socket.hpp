@@ -8,6 +8,7 @@
 #define BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
 
 #include <boost/asio_notify/basic_socket.hpp>
+#include <boost/asio_notify/detail/null_buffers.hpp>
 
 #include <boost/asio/buffer.hpp>
 
@@ -160,7 +161,7 @@ public:
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
     else
       return this->template initiate<signature>(std::forward<WriteToken>(token), detail::write_op,
@@ -183,7 +184,7 @@ public:
                      message_flags flags,
                      WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
     else
       return this->template initiate<signature>(
@@ -207,7 +208,7 @@ public:
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
     else
       return this->template initiate<signature>(std::forward<ReadToken>(token), detail::read_op,
@@ -231,7 +232,7 @@ public:
                           message_flags flags,
                           ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
     else
       return this->template initiate<signature>(

@@ -8,6 +8,7 @@
 #define BOOST_ASIO_NOTIFY_BASIC_STREAM_SOCKET_HPP
 
 #include <boost/asio_notify/basic_socket.hpp>
+#include <boost/asio_notify/detail/null_buffers.hpp>
 
 #include <boost/asio/buffer.hpp>
 
@@ -150,7 +151,7 @@ public:
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<ConstBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return null_buffers_wait(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
     else
       return this->template initiate<void(boost::system::error_code, std::size_t)>(
@@ -183,7 +184,7 @@ public:
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
   {
-    if constexpr (std::is_same<MutableBufferSequence, boost::asio::null_buffers>::value)
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return null_buffers_wait(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
     else
       return this->template initiate<void(boost::system::error_code, std::size_t)>(

@@ -1,0 +1,44 @@
+// A user's program, compiled (syntax only) by check.cmake in several ways: on our sockets
+// or, with USE_STOCK_SOCKETS, on Asio's; with USE_NULL_BUFFERS it uses null_buffers.
+#include <boost/asio.hpp>
+#if !defined(USE_STOCK_SOCKETS)
+#include <boost/asio_notify.hpp>
+#endif
+#include <boost/version.hpp>
+
+#if defined(USE_STOCK_SOCKETS)
+using tcp = boost::asio::ip::tcp;
+using udp = boost::asio::ip::udp;
+#else
+using tcp = boost::asio_notify::ip::tcp;
+using udp = boost::asio_notify::ip::udp;
+#endif
+
+#if defined(PRINT_BOOST_VERSION)
+#define ASIO_NOTIFY_STRING(x) #x
+#define ASIO_NOTIFY_VALUE(x) ASIO_NOTIFY_STRING(x)
+#pragma message("boost_version=" ASIO_NOTIFY_VALUE(BOOST_VERSION))
+#endif
+
+void use(boost::asio::io_context& ioc)
+{
+  tcp::socket s(ioc);
+  udp::socket u(ioc);
+  char buf[16];
+  auto ignore = [](boost::system::error_code, std::size_t) {};
+  s.async_read_some(boost::asio::buffer(buf), ignore);
+  s.async_write_some(boost::asio::buffer(buf), ignore);
+  s.async_wait(tcp::socket::wait_read, [](boost::system::error_code) {});
+  u.async_receive(boost::asio::buffer(buf), ignore);
+  u.async_send(boost::asio::buffer(buf), ignore);
+#if defined(USE_NULL_BUFFERS)
+  s.async_read_some(boost::asio::null_buffers(), ignore);
+  u.async_receive(boost::asio::null_buffers(), ignore);
+#endif
+}
+
+int main()
+{
+  boost::asio::io_context ioc;
+  use(ioc);
+}
