@@ -7,7 +7,8 @@
 #
 #   .ci/windows-cross.sh [build-dir]      (default: build-mingw, relative to the current dir)
 #
-# Environment: JOBS (parallel compile and test jobs, default 2).
+# Environment: JOBS (parallel compile and test jobs, default 2), BUILD_TYPE (default Release,
+# the build users ship).
 # Needs: cmake, ninja (else make), x86_64-w64-mingw32-g++-posix, wine64 (Debian: wine64).
 set -euo pipefail
 
@@ -15,6 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-build-mingw}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 jobs=${JOBS:-2}
+build_type=${BUILD_TYPE:-Release}
 start=$SECONDS
 
 # Keep going past a target that fails to build, so the tests that did build still run
@@ -52,6 +54,7 @@ trap stop_wineserver EXIT
 # ---- configure and build -------------------------------------------------------------------
 cmake -S "$root" -B "$build" "${generator[@]}" \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-mingw-w64.cmake" \
+  -DCMAKE_BUILD_TYPE="$build_type" \
   -DBOOST_ASIO_NOTIFY_WERROR=ON \
   -DBOOST_ASIO_NOTIFY_BUILD_TESTS=ON \
   -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=ON \

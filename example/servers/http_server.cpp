@@ -19,7 +19,18 @@
 #include "net.hpp"
 
 #include <boost/beast/core.hpp>
+// Beast's Windows file body (http/impl/file_body_win32.hpp) leaves two offsets of a
+// default-constructed body unset until open(), and its defaulted move constructor copies
+// them: GCC's optimiser then warns (-Wmaybe-uninitialized) at that line of Beast's, not of
+// ours, in Release builds for Windows. Silenced for Beast's header only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <boost/beast/http.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #include <boost/beast/version.hpp>
 
 #include <algorithm>
