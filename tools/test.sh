@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, then builds and runs every
-# suite: a Debug build, an AddressSanitizer + UndefinedBehaviorSanitizer build, the b2
-# build, a minute of fuzzing the port (Clang, libFuzzer), and the MinGW-w64 cross build under
-# Wine. Usage: tools/test.sh [build-root]
+# suite, in the builds users make:
+#   debug           GCC, Debug, Boost 1.81 (the system's): the whole tree, every test
+#   release-clang   Clang, Release, Boost 1.81: the whole tree, every test
+#   asan-ubsan      GCC, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: every test
+#   tsan            GCC, Debug, ThreadSanitizer: the multi-threaded suites
+#   b2              the b2 build (Boost 1.81)
+#   fuzz            a minute of libFuzzer on the port (Clang)
+#   boost-1.90      GCC, Release, Boost 1.90 headers from Debian sid: the whole tree, every test
+#   boost-1.83/1.88 GCC, Release, Boost 1.83 / 1.88 headers from Debian trixie: the library
+#                   and the suites that exercise Asio's API and internals (the socket suite on
+#                   every driver, the service, the installed consumer, the header warnings)
+#   windows-wine    MinGW-w64, Release: the whole tree, its tests under Wine
+# Newer Boost headers are unpacked into the build root by tools/boost-headers.sh, never
+# installed into the system. Usage: tools/test.sh [build-root]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build}
@@ -49,6 +60,8 @@ ctest_build() { # <dir> <cmake args...>: configure, build, run ctest
 }
 
 stage debug ctest_build "$out/debug" -DCMAKE_BUILD_TYPE=Debug
+stage release-clang ctest_build "$out/release-clang" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER=clang++
 stage asan-ubsan ctest_build "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
   -DBOOST_ASIO_NOTIFY_SANITIZE=address,undefined -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
 # ThreadSanitizer: the multi-threaded suites only (a separate build directory).
@@ -61,6 +74,25 @@ stage tsan bash -c "cmake -S '$root' -B '$out/tsan' -G Ninja -DCMAKE_BUILD_TYPE=
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
+# Newer Boost: the newest gets the whole tree; the others the suites that use Asio.
+boost_build() { # <version> <ctest args...>
+  local version=$1
+  shift
+  local boost_dir
+  boost_dir=$("$root/tools/boost-headers.sh" "$version" "$out/boost") || return 1
+  local dir=$out/boost-$version
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBoost_DIR="$boost_dir" \
+    "${boost_configure[@]}" &&
+    cmake --build "$dir" -j "$jobs" &&
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600 "$@"
+}
+boost_configure=()
+stage boost-1.90 boost_build 1.90
+boost_configure=(-DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
+  "-DBOOST_ASIO_NOTIFY_TEST_DIRS=reactor;service;install;headers")
+for version in 1.83 1.88; do
+  stage "boost-$version" boost_build "$version"
+done
 if [[ -x $root/.ci/windows-cross.sh ]]; then
   stage windows-wine "$root/.ci/windows-cross.sh" "$out/mingw"
 fi
