@@ -9,22 +9,15 @@
 // of Asio's own reactor (inline_driver) or as a public async_wait (inline_portable).
 
 #include "reactor_driver.hpp"
+#include "inline_driver_shape.hpp"
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/system/system_error.hpp>
 
-// Both inline drivers wait for the port's descriptor in the io_context's reactor, which
-// must then be Asio's epoll reactor (not io_uring, not select).
-#if defined(BOOST_ASIO_HAS_EPOLL) && !defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT) \
-    && defined(BOOST_ASIO_HAS_POSIX_STREAM_DESCRIPTOR)
-#define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS 1
+#if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS) // see inline_driver_shape.hpp
 #include <boost/asio/posix/stream_descriptor.hpp>
-// Asio's reactor interface: see asio_reactor_waiter below for why.
-#include <boost/asio/detail/epoll_reactor.hpp>
-#include <boost/asio/detail/reactor_op.hpp>
-#include <boost/asio/detail/scheduler.hpp>
 #endif
 
 #include <atomic>
@@ -186,8 +179,8 @@ private:
    emptied the port (done_and_exhausted, as Asio's own reads do).
 
    Availability is decided from what the code uses, not from a version window:
-   `asio_reactor_shape` below checks every member, type and value this adapter names
-   (they have had this shape from Boost 1.81 to 1.90 at least). A Boost where they differ
+   `asio_reactor_shape` (inline_driver_shape.hpp) checks every member, type and value this
+   adapter names (they have had this shape from Boost 1.81 to 1.90 at least). A Boost where they differ
    gets inline_portable instead.
 
    perform_io and start_op of one descriptor never run at once: Asio's per-descriptor lock
@@ -196,50 +189,6 @@ private:
    Asio's rule for doing so: the io_context and its I/O objects (ours included) are used
    by one thread at a time. The waiter's own state is touched by perform and then by the
    completion, never by two threads at once either way. */
-template <class Reactor, class Operation, class Scheduler, class = void>
-struct asio_reactor_shape : std::false_type
-{
-};
-
-// reactor_op's constructor and function types are protected: they are named from a class
-// derived from it, as the adapter's own operation is.
-template <class Operation>
-struct asio_operation_shape : Operation
-{
-  static constexpr bool value =
-      std::is_same_v<typename Operation::perform_func_type,
-                     typename Operation::status (*)(boost::asio::detail::reactor_op*)>
-      && std::is_same_v<typename Operation::func_type,
-                        void (*)(void*, boost::asio::detail::scheduler_operation*,
-                                 const boost::system::error_code&, std::size_t)>
-      && std::is_base_of_v<boost::asio::detail::scheduler_operation, Operation>;
-};
-
-template <class Reactor, class Operation, class Scheduler>
-struct asio_reactor_shape<
-    Reactor, Operation, Scheduler,
-    std::void_t<
-        decltype(std::declval<Reactor&>().init_task()),
-        decltype(int{std::declval<Reactor&>().register_descriptor(
-            int{}, std::declval<typename Reactor::per_descriptor_data&>())}),
-        decltype(std::declval<Reactor&>().start_op(
-            int{Reactor::read_op}, int{}, std::declval<typename Reactor::per_descriptor_data&>(),
-            std::declval<Operation*>(), bool{}, bool{})),
-        decltype(std::declval<Reactor&>().deregister_descriptor(
-            int{}, std::declval<typename Reactor::per_descriptor_data&>(), bool{})),
-        decltype(std::declval<Reactor&>().cleanup_descriptor_data(
-            std::declval<typename Reactor::per_descriptor_data&>())),
-        decltype(boost::asio::use_service<Reactor>(std::declval<boost::asio::io_context&>())),
-        decltype(boost::asio::use_service<Scheduler>(std::declval<boost::asio::io_context&>())),
-        decltype(std::declval<Scheduler&>().work_started()),
-        decltype(std::declval<Scheduler&>().work_finished()),
-        decltype(std::declval<Operation&>().ec_),
-        std::enable_if_t<Operation::not_done != Operation::done
-                         && Operation::done != Operation::done_and_exhausted>>>
-    : std::bool_constant<asio_operation_shape<Operation>::value>
-{
-};
-
 using asio_reactor = boost::asio::detail::epoll_reactor;
 using asio_operation = boost::asio::detail::reactor_op;
 using asio_scheduler = boost::asio::detail::scheduler;
@@ -332,21 +281,8 @@ private:
    recognise (and selectable, for tests and comparison). Costs one epoll_ctl per wake-up
    more than inline_driver, and a handler object per wait. The wait's count as work is
    taken back with the executor's on_work_finished(), a public member of io_context's
-   executor that BOOST_ASIO_NO_TS_EXECUTORS removes: then this driver is unavailable. */
-template <class Executor, class = void>
-struct has_work_counting : std::false_type
-{
-};
-template <class Executor>
-struct has_work_counting<Executor,
-                         std::void_t<decltype(std::declval<const Executor&>().on_work_started()),
-                                     decltype(std::declval<const Executor&>().on_work_finished())>>
-    : std::true_type
-{
-};
-constexpr bool portable_driver_available =
-    has_work_counting<boost::asio::io_context::executor_type>::value;
-
+   executor that BOOST_ASIO_NO_TS_EXECUTORS removes: then this driver is unavailable
+   (`has_work_counting`). */
 template <class Executor>
 class descriptor_waiter final : public std::enable_shared_from_this<descriptor_waiter<Executor>>
 {
@@ -359,7 +295,7 @@ public:
 
   void arm(bool)
   {
-    descriptor_->async_wait(boost::asio::posix::stream_descriptor::wait_read,
+    descriptor_->async_wait(descriptor::wait_read,
                             [self = this->shared_from_this()](const boost::system::error_code& ec) {
                               self->on_ready(ec);
                             });
@@ -388,8 +324,11 @@ private:
     batch_.handle([this](bool continuation) { arm(continuation); });
   }
 
+  // On the io_context's own executor type: no type-erased executor per wait.
+  using descriptor = boost::asio::posix::basic_stream_descriptor<Executor>;
+
   port_batch batch_;
-  std::optional<boost::asio::posix::stream_descriptor> descriptor_;
+  std::optional<descriptor> descriptor_;
   bool stopped_ = false;
 };
 
