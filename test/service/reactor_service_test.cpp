@@ -188,6 +188,16 @@ BOOST_AUTO_TEST_CASE(driver_names_round_trip)
 
 namespace {
 
+// Reads 4 bytes into `in` on the pair's server side; counts itself in `done` on success.
+void read_four_bytes(connected_pair& p, std::array<char, 4>& in, int& done)
+{
+  asio::async_read(p.b, asio::buffer(in), [&done](error_code ec, std::size_t n) {
+    BOOST_TEST(!ec);
+    BOOST_TEST(n == 4u);
+    ++done;
+  });
+}
+
 // Asio lets an io_context turn its per-descriptor locking off when the context and its I/O
 // objects are used by one thread at a time; every driver still delivers, and the inline
 // ones stay inline.
@@ -197,11 +207,7 @@ void echo_once_single_threaded(asio::io_context& ioc, const an::reactor_options&
   connected_pair p(ioc);
   std::array<char, 4> in{};
   int done = 0;
-  asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
-    BOOST_TEST(!ec);
-    BOOST_TEST(n == 4u);
-    ++done;
-  });
+  read_four_bytes(p, in, done);
   asio::async_write(p.a, asio::buffer("pong", 4), [&](error_code ec, std::size_t) {
     BOOST_TEST(!ec);
     ++done;
@@ -244,11 +250,7 @@ BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
       connected_pair p(ioc);
       std::array<char, 4> in{};
       int done = 0;
-      asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
-        BOOST_TEST(!ec);
-        BOOST_TEST(n == 4u);
-        ++done;
-      });
+      read_four_bytes(p, in, done);
       asio::post(ioc, [&] { asio::write(p.a, asio::buffer("ping", 4)); });
       ioc.run();
       BOOST_TEST(done == 1);
