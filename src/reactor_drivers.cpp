@@ -180,8 +180,8 @@ private:
 
    Availability is decided from what the code uses, not from a version window:
    `asio_reactor_shape` (inline_driver_shape.hpp) checks every member, type and value this
-   adapter names (they have had this shape from Boost 1.81 to 1.90 at least). A Boost where they differ
-   gets inline_portable instead.
+   adapter names (they have had this shape from Boost 1.81 to 1.90 at least). A Boost
+   where they differ gets inline_portable instead.
 
    perform_io and start_op of one descriptor never run at once: Asio's per-descriptor lock
    keeps them apart, or, where an io_context turns that lock off (concurrency hint

@@ -60,7 +60,8 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     o.threads = parse_positive(key, value);
   else
     bad_option("unknown setting '" + key + "=" + value +
-               "' (driver=inline|inline_portable|thread, trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
+               "' (driver=inline|inline_portable|thread, "
+               "trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
 }
 
 } // namespace
