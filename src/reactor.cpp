@@ -299,11 +299,16 @@ struct reactor_core::impl final : packet_handler
     packets_dequeued.fetch_add(packets, std::memory_order_relaxed);
   }
 
+  void handed_over(std::size_t packets) override
+  {
+    packets_handed_over.fetch_add(packets, std::memory_order_relaxed);
+  }
+
   void end_round(std::uint64_t round) override { reclaimer.end_round(round); }
 
-  // Schedules the handlers of `done`: the first with `first`, the others posted first
-  // (as Asio's reactor does: nothing is lost if the first handler throws).
-  void complete(op_queue& done, completion_mode first) override
+  // Schedules the handlers of `done`: the first with `first`, the others with `rest` and
+  // before the first (as Asio's reactor does: nothing is lost if the first handler throws).
+  void complete(op_queue& done, completion_mode first, completion_mode rest) override
   {
     std::size_t n = 0;
     for (reactor_op* op = done.front(); op; op = op->next_)
@@ -313,12 +318,14 @@ struct reactor_core::impl final : packet_handler
     // Counted before the handlers are scheduled: a handler that reads the statistics
     // sees its own operation.
     operations_completed.fetch_add(n, std::memory_order_relaxed);
-    if (first == completion_mode::post)
-      return done.complete_all(completion_mode::post);
+    if (first == rest)
+      return done.complete_all(rest); // in order
     reactor_op* head = done.pop();
-    done.complete_all(completion_mode::post);
+    done.complete_all(rest);
     head->complete(first);
   }
+
+  void complete(op_queue& done, completion_mode mode) { complete(done, mode, mode); }
 
   // --- shutdown ---
 
@@ -364,6 +371,7 @@ struct reactor_core::impl final : packet_handler
   std::atomic<std::uint64_t> registered_sockets{0};
   std::atomic<std::uint64_t> packets_dequeued{0};
   std::atomic<std::uint64_t> wakeups{0};
+  std::atomic<std::uint64_t> packets_handed_over{0};
   std::atomic<std::uint64_t> operations_completed{0};
 };
 
@@ -386,6 +394,7 @@ reactor_statistics reactor_core::statistics() const noexcept
   s.registered_sockets = impl_->registered_sockets.load(std::memory_order_relaxed);
   s.packets_dequeued = impl_->packets_dequeued.load(std::memory_order_relaxed);
   s.wakeups = impl_->wakeups.load(std::memory_order_relaxed);
+  s.packets_handed_over = impl_->packets_handed_over.load(std::memory_order_relaxed);
   s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
   return s;
 }

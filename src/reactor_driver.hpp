@@ -29,13 +29,15 @@ public:
   virtual std::uint64_t begin_round() = 0;
   /// The dequeue returned `packets` packets (counted before any is handled).
   virtual void dequeued(std::size_t packets) = 0;
+  /// `packets` packets were performed by another thread than the one that dequeued them.
+  virtual void handed_over(std::size_t packets) = 0;
   /// Act on one packet; operations it finishes are appended to `done`. Called between
   /// `begin_round` and `end_round`.
   virtual void handle(const packet& p, op_queue& done) = 0;
   /// The round's packets have all been handled.
   virtual void end_round(std::uint64_t round) = 0;
-  /// Schedule the handlers of `done`: the first with `first`, the others posted.
-  virtual void complete(op_queue& done, completion_mode first) = 0;
+  /// Schedule the handlers of `done`: the first with `first`, the others with `rest`.
+  virtual void complete(op_queue& done, completion_mode first, completion_mode rest) = 0;
 
 protected:
   ~packet_handler() = default;

@@ -13,7 +13,9 @@
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/system/system_error.hpp>
 
 #if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS) // see inline_driver_shape.hpp
@@ -36,27 +38,157 @@ namespace detail {
 
 namespace {
 
-// Hands one dequeue's packets to the core and ends the round; `exit_seen` tells whether
-// the user packet with `exit_key` was among them.
-void handle_packets(packet_handler& handler, const packet* packets, std::size_t n,
-                    std::uint64_t round, const void* exit_key, bool& exit_seen, op_queue& done)
+/* Spreading a batch over the io_context's threads (both drivers).
+
+   A dequeue returns up to `batch_size` packets. Performing all of their I/O in the thread
+   that dequeued them would make that thread do the work of the whole context while the
+   others wait; stock Asio instead hands each ready descriptor to whichever of its threads
+   is free. So a batch of I/O packets is shared: every io_context thread that works on it
+   claims one packet at a time (an atomic counter), performs its operations and runs the
+   first finished handler at once, where its data is hot. A thread that claims a packet
+   while another is still unclaimed first invites one more thread (one post: the
+   scheduler's lock and at most one wake-up), so the helpers grow one by one while there is
+   work left, as Asio's own wake-up chain does, rather than one post per packet. The other
+   handlers a packet finishes are deferred: queued by Asio without its lock or a wake-up
+   until the work returns, then handed to the other threads in one go.
+
+   The port's own packets (`remove`, user packets) carry no I/O: the dequeuing thread
+   handles them itself. The round ends when the last packet has been performed, whichever
+   thread performs it: states retired meanwhile are freed only then. */
+class shared_batch final
 {
+public:
+  shared_batch(packet_handler& handler, boost::asio::any_io_executor ex, std::uint64_t round,
+               const std::vector<packet>& packets)
+      : handler_(handler), executor_(std::move(ex)), round_(round), packets_(packets),
+        dequeuer_(std::this_thread::get_id())
+  {
+  }
+
+  /// Perform packets of the batch until none is left unclaimed; call from a thread that
+  /// runs the executor's context.
+  ///
+  /// No packet is ever stranded, even when a handler run inline throws out of here: a
+  /// worker that claims its first packet while another is unclaimed has posted a new
+  /// worker first, so while packets remain unclaimed a posted worker is waiting for them.
+  static void work(const std::shared_ptr<shared_batch>& self)
+  {
+    shared_batch& b = *self;
+    const std::size_t n = b.packets_.size();
+    bool invited = false;
+    for (std::size_t i = b.claim(); i < n; i = b.claim())
+    {
+      if (!invited && i + 1 < n)
+      {
+        invited = true;
+        invite(self);
+      }
+      b.perform(i);
+    }
+  }
+
+  /// Hand the batch to the executor's threads.
+  static void invite(const std::shared_ptr<shared_batch>& self)
+  {
+    boost::asio::post(self->executor_, [self] { work(self); });
+  }
+
+private:
+  std::size_t claim() noexcept { return next_.fetch_add(1, std::memory_order_relaxed); }
+
+  void perform(std::size_t i)
+  {
+    if (std::this_thread::get_id() != dequeuer_)
+      handler_.handed_over(1);
+    op_queue done;
+    handler_.handle(packets_[i], done);
+    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == packets_.size())
+      handler_.end_round(round_);
+    handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
+  }
+
+  packet_handler& handler_;
+  boost::asio::any_io_executor executor_;
+  std::uint64_t round_;
+  std::vector<packet> packets_;
+  std::thread::id dequeuer_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> finished_{0};
+};
+
+/// Where a dequeue's I/O packets are performed.
+enum class performer
+{
+  this_thread,   // the dequeuing thread runs the io_context: it starts on the batch itself
+  context,       // a reactor thread: the batch goes to the io_context's threads (one post)
+  reactor_thread // no io_context to hand it to: the reactor thread performs it all
+};
+
+/* One dequeue's packets, from whichever driver: the port's own handled at once, the I/O
+   packets performed where `where` says (`ex`: the io_context's executor). Returns whether
+   the user packet with `exit_key` was among them. */
+bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
+                     std::uint64_t round, const void* exit_key, performer where,
+                     const boost::asio::any_io_executor& ex)
+{
+  thread_local std::vector<packet> io;
+  io.clear();
+  bool exit_seen = false;
+  op_queue none; // the port's own packets finish no operation
   for (std::size_t i = 0; i < n; ++i)
   {
-    if (packets[i].kind == packet_kind::user && packets[i].key == exit_key)
+    const packet& p = packets[i];
+    if (p.kind == packet_kind::user && p.key == exit_key)
       exit_seen = true;
+    else if (p.kind == packet_kind::user || has_any(p.events, events::remove))
+      handler.handle(p, none);
     else
-      handler.handle(packets[i], done);
+      io.push_back(p);
   }
+  if (io.size() > 1 && where != performer::reactor_thread)
+  {
+    auto batch = std::make_shared<shared_batch>(handler, ex, round, io);
+    if (where == performer::this_thread)
+      shared_batch::work(batch);
+    else
+      shared_batch::invite(batch);
+    return exit_seen;
+  }
+  if (!io.empty() && where == performer::context)
+  {
+    // One packet: no sharing to arrange, the same single hop.
+    boost::asio::post(ex, [&handler, round, p = io.front()] {
+      handler.handed_over(1);
+      op_queue done;
+      handler.handle(p, done);
+      handler.end_round(round);
+      handler.complete(done, completion_mode::dispatch, completion_mode::defer);
+    });
+    return exit_seen;
+  }
+  op_queue done;
+  for (const packet& p : io)
+    handler.handle(p, done);
   handler.end_round(round);
+  if (where == performer::this_thread)
+    handler.complete(done, completion_mode::dispatch, completion_mode::defer);
+  else
+    handler.complete(done, completion_mode::post, completion_mode::post);
+  return exit_seen;
 }
 
-// Reactor threads block in the port and post completions to the handlers' executors.
+/* Reactor threads block in the port. Where the sockets run on an io_context (or a thread
+   pool), they only dequeue and hand the I/O packets to the context's threads, one post per
+   dequeue: several reactor threads can share the port (one-shot level registrations are
+   Microsoft's pattern for that), and the I/O runs on every thread of the context. Where
+   the sockets' executor has no context we can see, the reactor thread performs the I/O
+   and posts the handlers. */
 class thread_driver final : public reactor_driver
 {
 public:
-  thread_driver(port& p, packet_handler& handler, const reactor_options& options)
-      : port_(p), handler_(handler)
+  thread_driver(port& p, packet_handler& handler, const reactor_options& options,
+                boost::asio::any_io_executor context_executor)
+      : port_(p), handler_(handler), context_(std::move(context_executor))
   {
     for (std::size_t i = 0; i < options.threads; ++i)
       threads_.emplace_back([this, batch = options.batch_size] { run(batch); });
@@ -81,6 +213,7 @@ private:
   void run(std::size_t batch)
   {
     std::vector<packet> buffer(batch);
+    const performer where = context_ ? performer::context : performer::reactor_thread;
     bool exit_seen = false;
     while (!exit_seen)
     {
@@ -88,9 +221,7 @@ private:
       boost::system::error_code ec;
       const std::size_t n = port_.dequeue(buffer, port::infinite, ec);
       handler_.dequeued(n);
-      op_queue done;
-      handle_packets(handler_, buffer.data(), n, round, &exit_key_, exit_seen, done);
-      handler_.complete(done, completion_mode::post);
+      exit_seen = handle_dequeued(handler_, buffer.data(), n, round, &exit_key_, where, context_);
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -99,6 +230,7 @@ private:
 
   port& port_;
   packet_handler& handler_;
+  boost::asio::any_io_executor context_;
   std::mutex stop_mutex_;
   std::vector<std::thread> threads_;
   char exit_key_ = 0;
@@ -119,7 +251,7 @@ class port_batch
 public:
   port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler,
              std::size_t batch)
-      : ioc_(ioc), port_(p), handler_(handler), packets_(batch)
+      : ioc_(ioc), executor_(ioc.get_executor()), port_(p), handler_(handler), packets_(batch)
   {
   }
 
@@ -139,10 +271,10 @@ public:
   /// epoll port polls again rather than return a short batch while more may be ready).
   bool exhausted() const noexcept { return count_ < packets_.size(); }
 
-  /// Handle the dequeued packets. `rearm(continuation)` queues the next wait first, so
-  /// that another thread can dequeue and handle the next batch meanwhile; after a full
-  /// batch the next wait is no continuation and its completion goes to the shared queue
-  /// for an idle thread to take.
+  /// Handle the dequeued packets (see handle_dequeued). `rearm(continuation)` queues the
+  /// next wait first, so that another thread can dequeue the next batch meanwhile; after a
+  /// full batch the next wait is no continuation and its completion goes to the shared
+  /// queue for an idle thread to take.
   template <class Rearm>
   void handle(Rearm&& rearm)
   {
@@ -150,10 +282,8 @@ public:
     batch.assign(packets_.begin(), packets_.begin() + static_cast<std::ptrdiff_t>(count_));
     const std::uint64_t round = round_;
     rearm(exhausted());
-    op_queue done;
-    bool exit_seen = false; // the inline drivers post no exit packet
-    handle_packets(handler_, batch.data(), batch.size(), round, nullptr, exit_seen, done);
-    handler_.complete(done, completion_mode::dispatch);
+    handle_dequeued(handler_, batch.data(), batch.size(), round, nullptr, performer::this_thread,
+                    executor_);
   }
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
@@ -161,6 +291,7 @@ public:
 
 private:
   boost::asio::io_context& ioc_;
+  boost::asio::any_io_executor executor_; // made once: helpers are posted to it
   port& port_;
   packet_handler& handler_;
   std::vector<packet> packets_;
@@ -366,17 +497,6 @@ private:
   bool stopped_ = false;
 };
 
-// The io_context behind an executor, where the executor says so through public API.
-boost::asio::io_context* io_context_of(const boost::asio::any_io_executor& ex)
-{
-  using io_executor = boost::asio::io_context::executor_type;
-  if (const auto* e = ex.target<io_executor>())
-    return &e->context();
-  if (const auto* s = ex.target<boost::asio::strand<io_executor>>())
-    return &s->get_inner_executor().context();
-  return nullptr;
-}
-
 // The inline driver `options.driver` asks for, or the next best one that this Boost and
 // this io_context allow (options.driver says which); null where neither can run.
 template <class Reactor, class Operation, class Scheduler, class Executor>
@@ -399,6 +519,32 @@ std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
 
 #endif
 
+// The io_context behind an executor, where the executor says so through public API.
+boost::asio::io_context* io_context_of(const boost::asio::any_io_executor& ex)
+{
+  using io_executor = boost::asio::io_context::executor_type;
+  if (const auto* e = ex.target<io_executor>())
+    return &e->context();
+  if (const auto* s = ex.target<boost::asio::strand<io_executor>>())
+    return &s->get_inner_executor().context();
+  return nullptr;
+}
+
+// The executor of the context whose threads run an I/O executor's work (an io_context or a
+// thread pool, directly or through a strand: the strand is the handlers' business, not
+// the I/O's); empty where the executor does not say.
+boost::asio::any_io_executor context_executor_of(const boost::asio::any_io_executor& ex)
+{
+  using pool_executor = boost::asio::thread_pool::executor_type;
+  if (boost::asio::io_context* ioc = io_context_of(ex))
+    return ioc->get_executor();
+  if (const auto* e = ex.target<pool_executor>())
+    return *e;
+  if (const auto* s = ex.target<boost::asio::strand<pool_executor>>())
+    return s->get_inner_executor();
+  return {};
+}
+
 } // namespace
 
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
@@ -413,9 +559,8 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
               *ioc, options, p, handler))
         return driver;
 #endif
-  (void)io_executor;
   options.driver = driver_kind::thread;
-  return std::make_unique<thread_driver>(p, handler, options);
+  return std::make_unique<thread_driver>(p, handler, options, context_executor_of(io_executor));
 }
 
 } // namespace detail

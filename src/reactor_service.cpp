@@ -12,8 +12,10 @@
 #include <boost/asio/error.hpp>
 #include <boost/system/system_error.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 namespace boost {
 namespace asio_notify {
@@ -87,6 +89,15 @@ const char* to_string(driver_kind d) noexcept
     break;
   }
   return "thread";
+}
+
+std::size_t default_reactor_threads() noexcept
+{
+  // A reactor thread only dequeues and hands batches over: one keeps up with the I/O of
+  // several io_context threads. Beyond 8 cores a second one (up to 4) keeps a dequeue
+  // always waiting while another thread is handing a batch over.
+  const std::size_t cores = std::thread::hardware_concurrency();
+  return std::clamp<std::size_t>(cores / 8, 1, 4);
 }
 
 driver_kind default_driver_kind() noexcept

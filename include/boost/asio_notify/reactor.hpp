@@ -45,11 +45,15 @@ enum class trigger_strategy
 enum class driver_kind
 {
   /// By the io_context's own threads, through an operation of the io_context's own epoll
-  /// reactor: no extra thread, no extra system call. Where Boost's reactor internals have
+  /// reactor: no extra thread, no extra system call. A batch of several packets is shared
+  /// with the io_context's other threads. Where Boost's reactor internals have
   /// the shape this driver was written for (checked at compile time; Boost 1.81 to 1.90).
   inline_driver,
 
-  /// By reactor threads that block in the port and hand completions to the executors.
+  /// By reactor threads that block in the port and hand each dequeued batch to the
+  /// sockets' io_context (or thread pool), whose threads perform the I/O and run the
+  /// handlers; with an executor of another kind, the reactor thread performs the I/O and
+  /// posts the handlers.
   thread,
 
   /// By the io_context's own threads, through a public `async_wait` on the port's
@@ -70,6 +74,10 @@ BOOST_ASIO_NOTIFY_DECL trigger_strategy default_trigger_strategy() noexcept;
 /// asked for: see `driver_kind` for what runs where it cannot).
 BOOST_ASIO_NOTIFY_DECL driver_kind default_driver_kind() noexcept;
 
+/// How many reactor threads the `thread` driver runs unless told: one per 8 hardware
+/// threads, at least 1 and at most 4 (they only dequeue and hand batches over).
+BOOST_ASIO_NOTIFY_DECL std::size_t default_reactor_threads() noexcept;
+
 /// Settings of a reactor, fixed when the reactor is created.
 struct reactor_options
 {
@@ -82,8 +90,9 @@ struct reactor_options
   /// How many packets one dequeue takes at most.
   std::size_t batch_size = 64;
 
-  /// How many reactor threads the `thread` driver runs.
-  std::size_t threads = 1;
+  /// How many reactor threads the `thread` driver runs (each blocks in the port and hands
+  /// the packets it dequeues to the sockets' execution context).
+  std::size_t threads = default_reactor_threads();
 };
 
 /** Options parsed from a specification such as
@@ -107,6 +116,11 @@ struct reactor_statistics
   std::uint64_t registered_sockets = 0;   ///< Sockets registered with the port now.
   std::uint64_t packets_dequeued = 0;     ///< Packets taken from the port so far.
   std::uint64_t wakeups = 0;              ///< Dequeue rounds that returned packets.
+  /// Packets whose operations were performed by an io_context thread other than the one
+  /// that dequeued them: a batch shared by the io_context's threads, or handed to them by
+  /// a reactor thread. Zero where nothing is shared (one packet per wake-up, or no
+  /// execution context to hand to).
+  std::uint64_t packets_handed_over = 0;
   std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
 };
 

@@ -22,6 +22,7 @@
 #include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -151,7 +152,8 @@ public:
         boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
   }
 
-  /// Schedule `f` on the handler's executor: posted, or dispatched (see completion_mode).
+  /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
+  /// completion_mode).
   template <class Function>
   void schedule(Function&& f, completion_mode mode) const
   {
@@ -184,6 +186,8 @@ private:
   {
     if (mode == completion_mode::dispatch)
       boost::asio::dispatch(ex, std::forward<Function>(f));
+    else if (mode == completion_mode::defer)
+      boost::asio::defer(ex, std::forward<Function>(f));
     else
       boost::asio::post(ex, std::forward<Function>(f));
   }

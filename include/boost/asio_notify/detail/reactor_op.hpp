@@ -29,6 +29,9 @@ enum op_type : int
 enum class completion_mode
 {
   post,     // schedule the handler on its executor; never run it inline
+  defer,    // as post, from a thread running the I/O executor's context: the handler is a
+            // continuation of the current work, which Asio queues without its lock or a
+            // wake-up until that work returns (boost::asio::defer)
   dispatch, // the caller runs the I/O executor's context outside any initiating function:
             // the handler may run inline, as Asio runs its reactor's completions
   destroy   // the reactor is shutting down: destroy the handler without invoking it

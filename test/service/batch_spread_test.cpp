@@ -1,0 +1,204 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The work of a dequeued batch is spread over the execution context's threads (design.md,
+// "Drivers"): the thread that dequeues does not perform the I/O of a whole batch by
+// itself, reactor threads hand their batches to the context, and no packet is lost when a
+// handler run inline throws.
+
+#include "support/reactor_configs.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace an = boost::asio_notify;
+namespace asio = boost::asio;
+using boost::system::error_code;
+using namespace test_support;
+
+namespace {
+
+constexpr int sockets = 16;
+constexpr auto patience = std::chrono::seconds(10);
+
+/// `sockets` connected pairs; every `b` end has a byte waiting to be read once `ready()`.
+struct ready_sockets
+{
+  explicit ready_sockets(asio::io_context& ioc)
+  {
+    for (int i = 0; i < sockets; ++i)
+      pairs.push_back(std::make_unique<connected_pair>(ioc));
+  }
+
+  /// Queue `handler(index, ec)` as an async_wait(wait_read) on every `b` end.
+  template <class Handler>
+  void wait_all(Handler handler)
+  {
+    for (int i = 0; i < sockets; ++i)
+      pairs[i]->b.async_wait(tcp::socket::wait_read,
+                             [i, handler](error_code ec) mutable { handler(i, ec); });
+  }
+
+  /// Make every `b` end readable at once (before the io_context runs: one batch).
+  void make_ready()
+  {
+    for (auto& p : pairs)
+      asio::write(p->a, asio::buffer("x", 1));
+  }
+
+  std::vector<std::unique_ptr<connected_pair>> pairs;
+};
+
+bool wait_until(const std::function<bool()>& done)
+{
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!done() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return done();
+}
+
+void run_threads(asio::io_context& ioc, int n)
+{
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i)
+    threads.emplace_back([&] { ioc.run_for(2 * patience); });
+  for (auto& t : threads)
+    t.join();
+}
+
+} // namespace
+
+// The first handler blocks until another thread has performed a packet of the same batch:
+// were the dequeuing thread to perform the whole batch itself, that could never happen
+// while its handler blocks, and the test would fail after `patience`.
+BOOST_AUTO_TEST_CASE(a_batch_is_performed_by_several_io_threads)
+{
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc(4);
+      an::reactor& r = install(ioc, o);
+      ready_sockets s(ioc);
+      std::atomic<int> invoked{0};
+      std::atomic<bool> first_seen{false};
+      std::atomic<bool> shared_in_time{false};
+      s.wait_all([&](int, error_code ec) {
+        BOOST_TEST(!ec);
+        if (!first_seen.exchange(true))
+          shared_in_time = wait_until([&] { return r.statistics().packets_handed_over > 0; });
+        ++invoked;
+      });
+      s.make_ready();
+      run_threads(ioc, 4);
+      BOOST_TEST(shared_in_time.load());
+      BOOST_TEST(invoked == sockets);
+      BOOST_TEST(r.statistics().packets_handed_over > 0u);
+    }
+  }
+}
+
+// A handler run inline (as the first finished handler of a packet is) throws out of
+// io_context::run(); the packets of its batch not yet performed are performed when run()
+// is called again, each handler exactly once.
+BOOST_AUTO_TEST_CASE(a_throwing_handler_loses_no_packet_of_its_batch)
+{
+  for (const auto& o : all_configurations())
+  {
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc(1);
+      install(ioc, o);
+      ready_sockets s(ioc);
+      std::vector<std::atomic<int>> calls(sockets);
+      std::atomic<bool> thrown{false};
+      s.wait_all([&](int i, error_code ec) {
+        BOOST_TEST(!ec);
+        ++calls[static_cast<std::size_t>(i)];
+        if (!thrown.exchange(true))
+          throw std::runtime_error("handler failure");
+      });
+      s.make_ready();
+      int exceptions = 0;
+      const auto deadline = std::chrono::steady_clock::now() + patience;
+      while (!ioc.stopped() && std::chrono::steady_clock::now() < deadline)
+      {
+        try
+        {
+          ioc.run_for(patience);
+        }
+        catch (const std::runtime_error&)
+        {
+          ++exceptions;
+        }
+      }
+      BOOST_TEST(exceptions == 1);
+      for (int i = 0; i < sockets; ++i)
+        BOOST_TEST(calls[static_cast<std::size_t>(i)] == 1, "socket " << i);
+    }
+  }
+}
+
+// The thread driver's reactor threads only dequeue: the I/O is performed by the threads of
+// the sockets' execution context, an io_context or a thread pool, several reactor threads
+// sharing one port.
+BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
+{
+  for (const std::size_t reactor_threads : {std::size_t(1), std::size_t(4)})
+    for (const auto trigger : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+    {
+      an::reactor_options o;
+      o.driver = an::driver_kind::thread;
+      o.trigger = trigger;
+      o.threads = reactor_threads;
+      BOOST_TEST_CONTEXT(describe(o) << ", " << reactor_threads << " reactor threads")
+      {
+        asio::thread_pool pool(2);
+        an::reactor& r = asio::make_service<an::reactor>(pool, o);
+        std::vector<std::unique_ptr<tcp::socket>> ends;
+        tcp::acceptor acc(pool, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+        std::atomic<int> invoked{0};
+        for (int i = 0; i < sockets; ++i)
+        {
+          ends.push_back(std::make_unique<tcp::socket>(pool));
+          ends.back()->connect(acc.local_endpoint());
+          ends.push_back(std::make_unique<tcp::socket>(acc.accept()));
+          ends.back()->async_wait(tcp::socket::wait_read, [&](error_code ec) {
+            BOOST_TEST(!ec);
+            ++invoked;
+          });
+        }
+        for (int i = 0; i < sockets; ++i)
+          asio::write(*ends[static_cast<std::size_t>(2 * i)], asio::buffer("x", 1));
+        BOOST_TEST(wait_until([&] { return invoked == sockets; }));
+        BOOST_TEST(r.statistics().packets_handed_over >= static_cast<std::uint64_t>(sockets));
+        BOOST_TEST(r.options().threads == reactor_threads);
+        ends.clear();
+        pool.join();
+      }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_default_number_of_reactor_threads_follows_the_cores)
+{
+  const std::size_t cores = std::thread::hardware_concurrency();
+  const std::size_t n = an::default_reactor_threads();
+  BOOST_TEST(n >= 1u);
+  BOOST_TEST(n <= 4u);
+  BOOST_TEST(n == (cores < 16 ? 1u : std::min<std::size_t>(cores / 8, 4)));
+  BOOST_TEST(an::reactor_options().threads == n);
+}
