@@ -8,6 +8,7 @@
 // of its driver/trigger configurations), alternately, in one invocation. See README.md.
 //
 //   asio_notify_bench [--quick] [--out DIR] [--rounds N] [--only LIST] [--no-variants]
+//   asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR] [--rounds N] [--no-variants]
 //
 // Exit status: 0 when every scenario ran and produced sane numbers, whatever the timings;
 // 1 when one failed; 2 for a bad command line.
@@ -31,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -44,20 +46,26 @@ namespace an = boost::asio_notify;
 
 // ---- configuration ------------------------------------------------------------------------
 
+// Message sizes, the same in this process and in the `--child` ones.
+constexpr std::size_t latency_message = 64;
+constexpr std::size_t throughput_message = 16 * 1024;
+constexpr std::size_t max_io_threads = 1024; // for --threads
+
 struct config
 {
   bool quick = false;
+  bool scaling = false; // --scaling
   int rounds = 5;
   int deterministic_rounds = 3; // memory and system call counts barely vary
   std::string out = "bench_results";
   bool variants = true;
   std::set<std::string> only; // empty: every scenario
+  std::vector<std::size_t> io_threads_asked{1, 2, 4, 8, 16}; // --scaling --threads
+  std::vector<std::size_t> io_threads;                       // those measured: capped, unique
 
   std::uint64_t latency_round_trips = 100000;
   std::chrono::milliseconds latency_time_limit{3000}; // for configurations 10x slower
-  std::size_t latency_message = 64;
   std::size_t throughput_connections = 256;
-  std::size_t throughput_message = 16 * 1024;
   std::chrono::milliseconds throughput_duration{2000};
   std::size_t throughput_threads = 2;
   std::size_t storm_sockets = 10000;
@@ -65,6 +73,13 @@ struct config
   std::size_t storm_phases = 200;
   std::size_t idle_connections = 10000;
   std::uint64_t syscall_round_trips = 10000;
+
+  void make_scaling()
+  {
+    scaling = true;
+    rounds = 3;
+    throughput_connections = 512;
+  }
 
   void make_quick()
   {
@@ -185,6 +200,150 @@ auto on_backend(const backend& b, F&& f)
   return result;
 }
 
+// ---- one measurement on one backend ---------------------------------------------------------
+
+/// "a/b/c" -> {"a", "b", "c"}; "" -> {""}.
+std::vector<std::string> split(const std::string& s, char separator)
+{
+  std::vector<std::string> fields;
+  std::istringstream in(s);
+  for (std::string field; std::getline(in, field, separator);)
+    fields.push_back(field);
+  if (fields.empty() || (!s.empty() && s.back() == separator))
+    fields.emplace_back();
+  return fields;
+}
+
+struct throughput_params
+{
+  std::size_t connections = 256;
+  std::chrono::milliseconds duration{2000};
+  std::size_t threads = 2;
+
+  /// The count of `--child throughput`: milliseconds[/threads[/connections]].
+  std::string child_count() const
+  {
+    return std::to_string(duration.count()) + "/" + std::to_string(threads) + "/" + std::to_string(connections);
+  }
+
+  static throughput_params from_child_count(const std::string& count)
+  {
+    const std::vector<std::string> f = split(count, '/');
+    throughput_params p;
+    p.duration = std::chrono::milliseconds(std::stoll(f[0]));
+    if (f.size() > 1)
+      p.threads = std::stoul(f[1]);
+    if (f.size() > 2)
+      p.connections = std::stoul(f[2]);
+    return p;
+  }
+};
+
+struct latency_params
+{
+  std::uint64_t round_trips = 100000;
+  std::chrono::milliseconds time_limit = std::chrono::hours(24);
+  std::size_t threads = 1;
+
+  /// The count of `--child pingpong`: round trips[/threads[/time limit in ms]].
+  std::string child_count() const
+  {
+    return std::to_string(round_trips) + "/" + std::to_string(threads) + "/" + std::to_string(time_limit.count());
+  }
+
+  static latency_params from_child_count(const std::string& count)
+  {
+    const std::vector<std::string> f = split(count, '/');
+    latency_params p;
+    p.round_trips = std::stoull(f[0]);
+    if (f.size() > 1)
+      p.threads = std::stoul(f[1]);
+    if (f.size() > 2)
+      p.time_limit = std::chrono::milliseconds(std::stoll(f[2]));
+    return p;
+  }
+};
+
+/// The throughput scenario on `b`, in this process.
+throughput_result throughput_on(const backend& b, const throughput_params& p)
+{
+  return on_backend(b, [&](auto& ioc, auto tag) {
+    return run_throughput<typename decltype(tag)::type>(ioc, p.connections, throughput_message, p.duration,
+                                                        p.threads);
+  });
+}
+
+/// The ping-pong scenario on `b`, in this process, every round trip timed.
+latency_result latency_on(const backend& b, const latency_params& p)
+{
+  return on_backend(b, [&](auto& ioc, auto tag) {
+    return run_latency<typename decltype(tag)::type>(ioc, p.round_trips, latency_message, true, p.time_limit,
+                                                     p.threads);
+  });
+}
+
+/** `--child <what> <b.id> <count>` in a process of its own. Its standard output and error
+    go to `output`; its warnings (lines "warning: ...") to driver_warnings. Returns why
+    it failed, or "". */
+std::string run_child(const std::string& what, const backend& b, const std::string& count, std::string& output)
+{
+  const int status = run_self({"--child", what, b.id, count}, &output);
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.compare(0, 9, "warning: ") == 0)
+      driver_warnings.push_back(line.substr(9));
+  if (status == 0)
+    return "";
+  const std::size_t end = output.find_last_not_of(" \n\r\t");
+  return "child exited with " + std::to_string(status) + ": " + output.substr(0, end == std::string::npos ? 0 : end + 1);
+}
+
+/// The number after `<key>=` in a child's output, or NaN.
+double output_value(const std::string& output, const std::string& key)
+{
+  const auto at = output.find(key + "=");
+  if (at == std::string::npos)
+    return NAN;
+  const char* begin = output.c_str() + at + key.size() + 1;
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  return end == begin ? NAN : v;
+}
+
+/// The throughput scenario on `b` in a child process of its own, or in this one where
+/// there are no children.
+throughput_result throughput_isolated(const backend& b, const throughput_params& p)
+{
+  if (!can_spawn_children())
+    return throughput_on(b, p);
+  throughput_result r;
+  std::string output;
+  r.error = run_child("throughput", b, p.child_count(), output);
+  r.mb_per_s = output_value(output, "MB/s");
+  if (r.error.empty() && std::isnan(r.mb_per_s))
+    r.error = "no MB/s in the child's output: " + output;
+  return r;
+}
+
+/// The ping-pong scenario on `b` in a child process of its own, or in this one where
+/// there are no children.
+latency_result latency_isolated(const backend& b, const latency_params& p)
+{
+  if (!can_spawn_children())
+    return latency_on(b, p);
+  latency_result r;
+  std::string output;
+  r.error = run_child("pingpong", b, p.child_count(), output);
+  r.mean_us = output_value(output, "mean_us");
+  r.p50_us = output_value(output, "p50_us");
+  r.p99_us = output_value(output, "p99_us");
+  const double made = output_value(output, "round_trips");
+  r.round_trips = std::isnan(made) ? 0 : static_cast<std::uint64_t>(made);
+  if (r.error.empty() && (std::isnan(r.p50_us) || std::isnan(r.p99_us)))
+    r.error = "no p50_us/p99_us in the child's output: " + output;
+  return r;
+}
+
 // ---- running rounds ---------------------------------------------------------------------------
 
 std::vector<std::string> failures;
@@ -242,26 +401,62 @@ void run_rounds(const char* scenario, int rounds, const std::vector<backend>& ba
   }
 }
 
+/// ", 2 threads"; "" for 0 (the thread count is given elsewhere).
+std::string threads_text(std::size_t threads)
+{
+  return threads == 0 ? "" : ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+std::string latency_unit(const config& c, std::size_t threads)
+{
+  return std::to_string(latency_message) + " B messages, 1 connection, " + std::to_string(c.latency_round_trips) +
+         " round trips" + threads_text(threads);
+}
+
+std::string throughput_unit(const config& c, std::size_t threads)
+{
+  return "MB/s echoed to the clients; " + std::to_string(c.throughput_connections) + " connections, " +
+         std::to_string(throughput_message / 1024) + " KiB messages" + threads_text(threads) + ", " +
+         std::to_string(c.throughput_duration.count()) + " ms";
+}
+
+/// The backends that a time limit stopped short of the round trips asked for, for a note.
+class shortfall
+{
+public:
+  void record(const std::string& label, std::uint64_t made, std::uint64_t asked)
+  {
+    if (made >= asked)
+      return;
+    auto [it, fresh] = fewest_.emplace(label, made);
+    if (!fresh)
+      it->second = std::min(it->second, made);
+  }
+
+  std::string note(std::chrono::milliseconds limit) const
+  {
+    std::string note;
+    for (const auto& [label, made] : fewest_)
+      note += std::string(note.empty() ? "" : "; ") + label + ": stopped by the " + std::to_string(limit.count()) +
+              " ms limit after " + std::to_string(made) + " round trips (fewest)";
+    return note;
+  }
+
+private:
+  std::map<std::string, std::uint64_t> fewest_; // label -> fewest round trips made
+};
+
 void latency_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
 {
-  const std::string unit = std::to_string(c.latency_message) + " B messages, 1 connection, " +
-                           std::to_string(c.latency_round_trips) + " round trips, 1 thread";
-  metric mean = make_metric(backends, "latency_mean_us", "ping-pong latency, mean", "us per round trip; " + unit,
-                            true, 1.05);
+  metric mean = make_metric(backends, "latency_mean_us", "ping-pong latency, mean",
+                            "us per round trip; " + latency_unit(c, 1), true, 1.05);
   metric p50 = make_metric(backends, "latency_p50_us", "ping-pong latency, p50", "us", true, 0);
   metric p99 = make_metric(backends, "latency_p99_us", "ping-pong latency, p99", "us", true, 0);
-  std::map<std::string, std::uint64_t> limited; // label -> fewest round trips made
+  const latency_params params{c.latency_round_trips, c.latency_time_limit, 1};
+  shortfall limited;
   run_rounds("ping-pong latency", c.rounds, backends, [&](std::size_t i) {
-    const latency_result r = on_backend(backends[i], [&](auto& ioc, auto p) {
-      return run_latency<typename decltype(p)::type>(ioc, c.latency_round_trips, c.latency_message, true,
-                                                     c.latency_time_limit);
-    });
-    if (r.round_trips < c.latency_round_trips)
-    {
-      auto [it, fresh] = limited.emplace(backends[i].label, r.round_trips);
-      if (!fresh)
-        it->second = std::min(it->second, r.round_trips);
-    }
+    const latency_result r = latency_on(backends[i], params);
+    limited.record(backends[i].label, r.round_trips, params.round_trips);
     if (r.error.empty())
     {
       mean.rows[i].samples.push_back(r.mean_us);
@@ -270,10 +465,7 @@ void latency_scenario(const config& c, const std::vector<backend>& backends, std
     }
     return r.error;
   });
-  for (const auto& [label, made] : limited)
-    mean.note += std::string(mean.note.empty() ? "" : "; ") + label + ": stopped by the " +
-                 std::to_string(c.latency_time_limit.count()) + " ms limit after " + std::to_string(made) +
-                 " round trips (fewest)";
+  mean.note = limited.note(c.latency_time_limit);
   out.push_back(mean);
   out.push_back(p50);
   out.push_back(p99);
@@ -281,17 +473,11 @@ void latency_scenario(const config& c, const std::vector<backend>& backends, std
 
 void throughput_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
 {
-  metric m = make_metric(backends, "throughput_mb_s", "echo throughput",
-                         "MB/s echoed to the clients; " + std::to_string(c.throughput_connections) +
-                             " connections, " + std::to_string(c.throughput_message / 1024) + " KiB messages, " +
-                             std::to_string(c.throughput_threads) + " threads, " +
-                             std::to_string(c.throughput_duration.count()) + " ms",
+  metric m = make_metric(backends, "throughput_mb_s", "echo throughput", throughput_unit(c, c.throughput_threads),
                          false, 0.95);
+  const throughput_params params{c.throughput_connections, c.throughput_duration, c.throughput_threads};
   run_rounds("echo throughput", c.rounds, backends, [&](std::size_t i) {
-    const throughput_result r = on_backend(backends[i], [&](auto& ioc, auto p) {
-      return run_throughput<typename decltype(p)::type>(ioc, c.throughput_connections, c.throughput_message,
-                                                        c.throughput_duration, c.throughput_threads);
-    });
+    const throughput_result r = throughput_on(backends[i], params);
     if (r.error.empty())
       m.rows[i].samples.push_back(r.mb_per_s);
     return r.error;
@@ -349,11 +535,11 @@ void idle_scenario(const config& c, const std::vector<backend>& backends, std::v
   }
   run_rounds("idle connections", c.deterministic_rounds, backends, [&](std::size_t i) -> std::string {
     std::string output;
-    const int status = run_self({"--child", "idle", backends[i].id, std::to_string(c.idle_connections)}, &output);
-    const auto at = output.find("bytes_per_connection=");
-    if (status != 0 || at == std::string::npos)
-      return "child exited with " + std::to_string(status) + ": " + output;
-    m.rows[i].samples.push_back(std::stod(output.substr(at + 21)));
+    const std::string error = run_child("idle", backends[i], std::to_string(c.idle_connections), output);
+    const double bytes = output_value(output, "bytes_per_connection");
+    if (!error.empty() || std::isnan(bytes))
+      return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
+    m.rows[i].samples.push_back(bytes);
     return "";
   });
   out.push_back(m);
@@ -430,80 +616,269 @@ void check_sanity(const std::vector<metric>& metrics)
           failures.push_back(m.title + " on " + r.on->label + ": insane value " + std::to_string(v));
 }
 
+// ---- --scaling --------------------------------------------------------------------------------
+
+/// Throughput and ping-pong latency with the io_context run by `threads` threads, each run
+/// in a child process of its own where there are children.
+scaling_point scaling_at(const config& c, const std::vector<backend>& backends, std::size_t threads)
+{
+  scaling_point p;
+  p.threads = threads;
+  const std::string on = ", " + std::to_string(threads) + " io " + (threads == 1 ? "thread" : "threads");
+  // The units leave the thread count out: the table shows it apart, the JSON as io_threads.
+  p.throughput = make_metric(backends, "throughput_mb_s", "echo throughput" + on, throughput_unit(c, 0), false, 0);
+  const std::string latency = "us per round trip; " + latency_unit(c, 0);
+  p.p50 = make_metric(backends, "pingpong_p50_us", "ping-pong p50" + on, latency, true, 0);
+  p.p99 = make_metric(backends, "pingpong_p99_us", "ping-pong p99" + on, latency, true, 0);
+  for (metric* m : {&p.throughput, &p.p50, &p.p99})
+    m->io_threads = threads;
+
+  const throughput_params tp{c.throughput_connections, c.throughput_duration, threads};
+  run_rounds(p.throughput.title.c_str(), c.rounds, backends, [&](std::size_t i) {
+    const throughput_result r = throughput_isolated(backends[i], tp);
+    if (r.error.empty())
+      p.throughput.rows[i].samples.push_back(r.mb_per_s);
+    return r.error;
+  });
+  const latency_params lp{c.latency_round_trips, c.latency_time_limit, threads};
+  shortfall limited;
+  run_rounds(("ping-pong" + on).c_str(), c.rounds, backends, [&](std::size_t i) {
+    const latency_result r = latency_isolated(backends[i], lp);
+    if (r.error.empty())
+    {
+      limited.record(backends[i].label, r.round_trips, lp.round_trips);
+      p.p50.rows[i].samples.push_back(r.p50_us);
+      p.p99.rows[i].samples.push_back(r.p99_us);
+    }
+    return r.error;
+  });
+  p.p50.note = limited.note(c.latency_time_limit);
+  return p;
+}
+
+std::string join(const std::vector<std::size_t>& values, const char* separator)
+{
+  std::string s;
+  for (std::size_t v : values)
+    s += (s.empty() ? "" : separator) + std::to_string(v);
+  return s;
+}
+
+/** The thread counts to measure: each of `asked` capped at `hardware` (when known),
+    duplicates dropped, in ascending order. What was capped or dropped goes to `notes`. */
+std::vector<std::size_t> cap_thread_counts(const std::vector<std::size_t>& asked, unsigned hardware,
+                                           std::vector<std::string>& notes)
+{
+  std::set<std::size_t> kept;
+  std::vector<std::size_t> capped;
+  for (std::size_t n : asked)
+  {
+    const std::size_t m = hardware != 0 ? std::min<std::size_t>(n, hardware) : n;
+    if (m != n)
+      capped.push_back(n);
+    kept.insert(m);
+  }
+  std::vector<std::size_t> measured(kept.begin(), kept.end());
+  if (!capped.empty())
+    notes.push_back("--threads: " + join(capped, ", ") + " capped at " + std::to_string(hardware) +
+                    ", the hardware threads of this machine");
+  if (measured.size() < asked.size())
+    notes.push_back("--threads " + join(asked, ",") + ": " + std::to_string(asked.size() - measured.size()) +
+                    " duplicate(s) dropped after capping; measuring " + join(measured, ", ") + " io threads");
+  return measured;
+}
+
+/// Connections for the throughput scenario that the descriptor limit allows (both ends
+/// of each connection in one process); a note when that is fewer than `wanted`.
+std::size_t fit_connections(std::size_t wanted, std::size_t fd_limit, std::vector<std::string>& notes)
+{
+  if (fd_limit == 0 || 2 * wanted + 64 <= fd_limit)
+    return wanted;
+  const std::size_t fit = fd_limit > 66 ? (fd_limit - 64) / 2 : 1;
+  notes.push_back("echo throughput: " + std::to_string(fit) + " connections instead of " + std::to_string(wanted) +
+                  " (descriptor limit " + std::to_string(fd_limit) + "; raise it with ulimit -n)");
+  return fit;
+}
+
 // ---- child modes ----------------------------------------------------------------------------
 
+int child_pingpong(const backend& b, const latency_params& p)
+{
+  const latency_result r = latency_on(b, p);
+  if (!r.error.empty())
+  {
+    std::cerr << "pingpong: " << r.error << '\n';
+    return 1;
+  }
+  std::cout << "mean_us=" << r.mean_us << " p50_us=" << r.p50_us << " p99_us=" << r.p99_us
+            << " round_trips=" << r.round_trips << '\n';
+  if (b.notify)
+    std::cout << describe(last_statistics) << '\n';
+  return 0;
+}
+
+// A child's report: `name=value`, or the error; then the reactor's statistics. The exit
+// status says whether it ran.
+int report_child(const backend& b, const std::string& error, const char* name, double value)
+{
+  std::cout << (error.empty() ? name + ("=" + std::to_string(value)) : "error: " + error) << '\n';
+  if (b.notify)
+    std::cout << describe(last_statistics) << '\n';
+  return error.empty() ? 0 : 1;
+}
+
+int child_throughput(const backend& b, const throughput_params& p)
+{
+  const throughput_result r = throughput_on(b, p);
+  return report_child(b, r.error, "MB/s", r.mb_per_s);
+}
+
+int child_storm(const backend& b, std::size_t sockets)
+{
+  const storm_result r = on_backend(b, [&](auto& ioc, auto p) {
+    return run_storm<typename decltype(p)::type>(ioc, sockets, std::max<std::size_t>(sockets / 10, 1), 200);
+  });
+  return report_child(b, r.error, "events/s", r.events_per_s);
+}
+
+int child_idle(const backend& b, std::size_t connections)
+{
+  const idle_result r = on_backend(b, [&](auto& ioc, auto p) {
+    return run_idle<typename decltype(p)::type>(ioc, connections);
+  });
+  if (!r.error.empty())
+  {
+    std::cout << "error: " << r.error << '\n';
+    return 1;
+  }
+  std::cout << "bytes_per_connection=" << r.bytes_per_connection << " rss_before_kib=" << r.rss_before_kib
+            << " rss_after_kib=" << r.rss_after_kib << " connections=" << r.connections << '\n';
+  return 0;
+}
+
 /** `--child <what> <backend id> <count>`: one scenario on one backend, in a process of its
-    own. `pingpong` (count: round trips) runs under strace for the system call counts,
-    `idle` (count: connections) measures memory in a fresh process; `throughput` (count:
-    milliseconds[/threads[/connections]]) and `storm` (count: sockets) are there to
-    profile one backend alone. */
+    own. `pingpong` (count: round trips[/threads[/time limit ms]]; prints the mean, p50 and
+    p99) runs under strace for the system call counts and for --scaling, `throughput`
+    (count: milliseconds[/threads[/connections]]) for --scaling, `idle` (count:
+    connections) measures memory in a fresh process; `storm` (count: sockets) is there to
+    profile one backend alone. A reactor that ran with another driver than asked for
+    prints "warning: ...". */
 int child_main(const std::string& what, const std::string& id, const std::string& count)
 {
   const backend b = backend_from_id(id);
-  const auto n = static_cast<std::size_t>(std::stoull(count));
+  int status = 2;
   if (what == "pingpong")
-  {
-    const latency_result r = on_backend(b, [&](auto& ioc, auto p) {
-      return run_latency<typename decltype(p)::type>(ioc, n, 64, false);
-    });
-    if (!r.error.empty())
-      std::cerr << "pingpong: " << r.error << '\n';
-    return r.error.empty() ? 0 : 1;
-  }
-  if (what == "throughput") // count: milliseconds[/threads[/connections]]; to profile one backend
-  {
-    std::size_t threads = 2;
-    std::size_t connections = 256;
-    std::istringstream fields(count);
-    std::string field;
-    std::getline(fields, field, '/');
-    if (std::getline(fields, field, '/'))
-      threads = std::stoul(field);
-    if (std::getline(fields, field, '/'))
-      connections = std::stoul(field);
-    const throughput_result r = on_backend(b, [&](auto& ioc, auto p) {
-      return run_throughput<typename decltype(p)::type>(ioc, connections, 16 * 1024, std::chrono::milliseconds(n),
-                                                        threads);
-    });
-    std::cout << (r.error.empty() ? "MB/s=" + std::to_string(r.mb_per_s) : "error: " + r.error) << '\n';
-    if (b.notify)
-      std::cout << describe(last_statistics) << '\n';
-    return r.error.empty() ? 0 : 1;
-  }
-  if (what == "storm") // count: sockets; for profiling one backend
-  {
-    const storm_result r = on_backend(b, [&](auto& ioc, auto p) {
-      return run_storm<typename decltype(p)::type>(ioc, n, std::max<std::size_t>(n / 10, 1), 200);
-    });
-    std::cout << (r.error.empty() ? "events/s=" + std::to_string(r.events_per_s) : "error: " + r.error) << '\n';
-    if (b.notify)
-      std::cout << describe(last_statistics) << '\n';
-    return r.error.empty() ? 0 : 1;
-  }
-  if (what == "idle")
-  {
-    const idle_result r = on_backend(b, [&](auto& ioc, auto p) {
-      return run_idle<typename decltype(p)::type>(ioc, n);
-    });
-    if (!r.error.empty())
-    {
-      std::cout << "error: " << r.error << '\n';
-      return 1;
-    }
-    std::cout << "bytes_per_connection=" << r.bytes_per_connection << " rss_before_kib=" << r.rss_before_kib
-              << " rss_after_kib=" << r.rss_after_kib << " connections=" << r.connections << '\n';
-    return 0;
-  }
-  std::cerr << "unknown child mode " << what << '\n';
-  return 2;
+    status = child_pingpong(b, latency_params::from_child_count(count));
+  else if (what == "throughput")
+    status = child_throughput(b, throughput_params::from_child_count(count));
+  else if (what == "storm")
+    status = child_storm(b, static_cast<std::size_t>(std::stoull(count)));
+  else if (what == "idle")
+    status = child_idle(b, static_cast<std::size_t>(std::stoull(count)));
+  else
+    std::cerr << "unknown child mode " << what << '\n';
+  for (const std::string& w : driver_warnings)
+    std::cout << "warning: " << w << '\n';
+  return status;
 }
+
+// ---- the command line -----------------------------------------------------------------------
 
 int usage()
 {
   std::cerr << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--no-variants]\n"
-               "                         [--only latency,throughput,storm,idle,syscalls]\n";
+               "                         [--only latency,throughput,storm,idle,syscalls]\n"
+               "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
+               "                         [--rounds N] [--no-variants]\n";
   return 2;
 }
+
+int bad_command_line(const std::string& why)
+{
+  std::cerr << "asio_notify_bench: " << why << '\n';
+  return usage();
+}
+
+/// A whole number from 1 to `max` written in decimal digits only, or nothing.
+std::optional<std::size_t> parse_count(const std::string& s, std::size_t max)
+{
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const std::size_t n = std::stoul(s);
+  if (n == 0 || n > max)
+    return std::nullopt;
+  return n;
+}
+
+/// "1,2,4": thread counts from 1 to max_io_threads; nothing when any is not.
+std::optional<std::vector<std::size_t>> parse_thread_list(const std::string& list)
+{
+  std::vector<std::size_t> counts;
+  for (const std::string& field : split(list, ','))
+  {
+    const std::optional<std::size_t> n = parse_count(field, max_io_threads);
+    if (!n)
+      return std::nullopt;
+    counts.push_back(*n);
+  }
+  return counts;
+}
+
+/// Reads the options into `c`; returns 0, or 2 (after saying why) for a bad command line.
+int parse_command_line(const std::vector<std::string>& args, config& c)
+{
+  bool quick = false;
+  bool scaling = false;
+  std::optional<std::size_t> rounds;
+  std::optional<std::vector<std::size_t>> threads;
+  for (std::size_t i = 0; i < args.size(); ++i)
+  {
+    const std::string& a = args[i];
+    const bool has_value = i + 1 < args.size();
+    if (a == "--quick")
+      quick = true;
+    else if (a == "--scaling")
+      scaling = true;
+    else if (a == "--out" && has_value)
+      c.out = args[++i];
+    else if (a == "--rounds" && has_value)
+    {
+      if (!(rounds = parse_count(args[++i], 1000)))
+        return bad_command_line("--rounds takes a whole number from 1 to 1000, not \"" + args[i] + "\"");
+    }
+    else if (a == "--threads" && has_value)
+    {
+      if (!(threads = parse_thread_list(args[++i])))
+        return bad_command_line("bad --threads list \"" + args[i] + "\": give io thread counts from 1 to " +
+                                std::to_string(max_io_threads) + " separated by commas, such as 1,2,4,8,16");
+    }
+    else if (a == "--no-variants")
+      c.variants = false;
+    else if (a == "--only" && has_value)
+    {
+      for (const std::string& s : split(args[++i], ','))
+        c.only.insert(s);
+    }
+    else
+      return bad_command_line("unknown option or missing value: " + a);
+  }
+  if (threads && !scaling)
+    return bad_command_line("--threads goes with --scaling");
+  if (scaling && !c.only.empty())
+    return bad_command_line("--only does not go with --scaling");
+  if (scaling)
+    c.make_scaling();
+  if (quick)
+    c.make_quick();
+  if (rounds)
+    c.rounds = c.deterministic_rounds = static_cast<int>(*rounds);
+  if (threads)
+    c.io_threads_asked = *threads;
+  c.deterministic_rounds = std::min(c.deterministic_rounds, c.rounds);
+  return 0;
+}
+
+// ---- the run as a whole ---------------------------------------------------------------------
 
 std::string platform_name()
 {
@@ -515,6 +890,173 @@ std::string platform_name()
   std::string p = "unknown OS";
 #endif
   return p + ", Boost " + std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000);
+}
+
+std::string compiler_name()
+{
+#if defined(__clang__)
+  return std::string("Clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("GCC ") + __VERSION__;
+#elif defined(_MSC_VER)
+  return "MSVC " + std::to_string(_MSC_FULL_VER);
+#else
+  return "unknown compiler";
+#endif
+}
+
+std::string build_type()
+{
+#if defined(ASIO_NOTIFY_BENCH_BUILD_TYPE)
+  std::string type = ASIO_NOTIFY_BENCH_BUILD_TYPE;
+#else
+  std::string type;
+#endif
+  if (type.empty())
+    type = "build type not set";
+#if defined(NDEBUG)
+  type += " (NDEBUG)";
+#endif
+#if defined(ASIO_NOTIFY_BENCH_STATIC)
+  type += ", statically linked";
+#endif
+  return type;
+}
+
+std::string json_counts(const std::vector<std::size_t>& values)
+{
+  return "[" + join(values, ", ") + "]";
+}
+
+/// The options of the run, for the JSON file.
+std::vector<std::pair<std::string, std::string>> describe_options(const config& c)
+{
+  auto number = [](double v) { return json_number(v); };
+  std::vector<std::pair<std::string, std::string>> o{
+      {"quick", c.quick ? "true" : "false"},
+      {"rounds", number(c.rounds)},
+      {"variants", c.variants ? "true" : "false"},
+      {"out", json_string(c.out)},
+      {"latency_round_trips", number(static_cast<double>(c.latency_round_trips))},
+      {"latency_time_limit_ms", number(static_cast<double>(c.latency_time_limit.count()))},
+      {"latency_message_bytes", number(latency_message)},
+      {"throughput_connections", number(static_cast<double>(c.throughput_connections))},
+      {"throughput_message_bytes", number(throughput_message)},
+      {"throughput_duration_ms", number(static_cast<double>(c.throughput_duration.count()))}};
+  if (c.scaling)
+  {
+    o.emplace_back("io_threads_asked", json_counts(c.io_threads_asked));
+    o.emplace_back("io_threads", json_counts(c.io_threads));
+    o.emplace_back("child_processes", can_spawn_children() ? "true" : "false");
+  }
+  else
+  {
+    std::string only;
+    for (const std::string& s : c.only)
+      only += (only.empty() ? "" : ",") + s;
+    o.emplace_back("throughput_threads", number(static_cast<double>(c.throughput_threads)));
+    o.emplace_back("only", json_string(only));
+  }
+  return o;
+}
+
+run_info make_run_info(const config& c)
+{
+  run_info info;
+  info.mode = std::string(c.scaling ? "scaling " : "") + (c.quick ? "quick" : "full");
+  info.rounds = c.rounds;
+  info.platform = platform_name();
+  info.hardware_threads = std::thread::hardware_concurrency();
+  info.load_start = load_average();
+  info.compiler = compiler_name();
+  info.build_type = build_type();
+  info.notes.push_back("timings from a machine shared with other work are noisy; compare ratios, "
+                       "and the min/max spread");
+  return info;
+}
+
+/** The end of a run: the table (standard output and `<stem>.txt`), `<stem>.json`, the
+    chart, the failures. Returns the exit status. */
+int conclude(const std::string& stem, run_info& info, clock_type::time_point t0,
+             const std::vector<backend>& backends, const std::vector<metric>& metrics,
+             const std::function<void(std::ostream&, const run_info&)>& table,
+             const std::function<std::string(const std::string&)>& chart)
+{
+  info.elapsed_s = seconds_since(t0);
+  info.load_end = load_average();
+  for (const std::string& w : driver_warnings)
+    if (std::find(info.notes.begin(), info.notes.end(), w) == info.notes.end())
+      info.notes.push_back(w);
+  check_sanity(metrics);
+
+  table(std::cout, info);
+  {
+    std::ofstream file(stem + ".txt");
+    table(file, info);
+  }
+  if (!write_json(stem + ".json", info, backends, metrics))
+    failures.push_back("could not write " + stem + ".json");
+  else
+    std::cout << "results: " << stem << ".json\n";
+  std::cout << chart(stem) << '\n';
+
+  for (const std::string& f : failures)
+    std::cout << "FAILED: " << f << '\n';
+  return failures.empty() ? 0 : 1;
+}
+
+/// The five scenarios (those --only names), each on every backend.
+int scenarios_main(config& c, std::size_t fd_limit)
+{
+  const std::vector<backend> backends = make_backends(c.variants);
+  run_info info = make_run_info(c);
+  info.options = describe_options(c);
+  const auto t0 = clock_type::now();
+
+  std::vector<metric> metrics;
+  if (c.wants("latency"))
+    latency_scenario(c, backends, metrics);
+  if (c.wants("throughput"))
+    throughput_scenario(c, backends, metrics);
+  if (c.wants("storm"))
+    storm_scenario(c, backends, fd_limit, metrics, info.notes);
+  if (c.wants("idle"))
+    idle_scenario(c, backends, metrics);
+  if (c.wants("syscalls"))
+    syscall_scenario(c, backends, metrics);
+
+  return conclude(
+      c.out + "/results", info, t0, backends, metrics,
+      [&](std::ostream& out, const run_info& i) { print_table(out, i, metrics); },
+      [&](const std::string& stem) { return write_chart(stem, backends, metrics); });
+}
+
+/// --scaling: throughput and ping-pong latency at each io thread count, on every backend.
+int scaling_main(config& c, std::size_t fd_limit)
+{
+  const std::vector<backend> backends = make_backends(c.variants);
+  run_info info = make_run_info(c);
+  c.io_threads = cap_thread_counts(c.io_threads_asked, info.hardware_threads, info.notes);
+  c.throughput_connections = fit_connections(c.throughput_connections, fd_limit, info.notes);
+  info.options = describe_options(c);
+  info.notes.push_back(can_spawn_children() ? "each measurement ran in a child process of its own"
+                                            : "no child processes here: every measurement ran in this process");
+  for (const std::string& note : info.notes)
+    std::cout << "note: " << note << '\n';
+  const auto t0 = clock_type::now();
+
+  std::vector<scaling_point> points;
+  std::vector<metric> metrics; // every point's, for the JSON file and the sanity check
+  for (std::size_t threads : c.io_threads)
+  {
+    points.push_back(scaling_at(c, backends, threads));
+    metrics.insert(metrics.end(), {points.back().throughput, points.back().p50, points.back().p99});
+  }
+
+  return conclude(
+      c.out + "/scaling", info, t0, backends, metrics,
+      [&](std::ostream& out, const run_info& i) { print_scaling_table(out, i, points); },
+      [&](const std::string& stem) { return write_scaling_chart(stem, backends, points); });
 }
 
 } // namespace
@@ -533,73 +1075,10 @@ int main(int argc, char** argv)
       return child_main(args[1], args[2], args[3]);
 
     config c;
-    for (std::size_t i = 0; i < args.size(); ++i)
-    {
-      const std::string& a = args[i];
-      const bool has_value = i + 1 < args.size();
-      if (a == "--quick")
-        c.make_quick();
-      else if (a == "--out" && has_value)
-        c.out = args[++i];
-      else if (a == "--rounds" && has_value)
-        c.rounds = c.deterministic_rounds = std::max(1, std::stoi(args[++i]));
-      else if (a == "--no-variants")
-        c.variants = false;
-      else if (a == "--only" && has_value)
-      {
-        std::istringstream list(args[++i]);
-        for (std::string s; std::getline(list, s, ',');)
-          c.only.insert(s);
-      }
-      else
-        return usage();
-    }
-    c.deterministic_rounds = std::min(c.deterministic_rounds, c.rounds);
+    if (const int status = parse_command_line(args, c))
+      return status;
     std::filesystem::create_directories(c.out);
-
-    const std::vector<backend> backends = make_backends(c.variants);
-    run_info info;
-    info.mode = c.quick ? "quick" : "full";
-    info.rounds = c.rounds;
-    info.platform = platform_name();
-    info.hardware_threads = std::thread::hardware_concurrency();
-    info.load_start = load_average();
-    info.notes.push_back("timings from a machine shared with other work are noisy; compare ratios, "
-                         "and the min/max spread");
-    const auto t0 = clock_type::now();
-
-    std::vector<metric> metrics;
-    if (c.wants("latency"))
-      latency_scenario(c, backends, metrics);
-    if (c.wants("throughput"))
-      throughput_scenario(c, backends, metrics);
-    if (c.wants("storm"))
-      storm_scenario(c, backends, fd_limit, metrics, info.notes);
-    if (c.wants("idle"))
-      idle_scenario(c, backends, metrics);
-    if (c.wants("syscalls"))
-      syscall_scenario(c, backends, metrics);
-
-    info.elapsed_s = seconds_since(t0);
-    info.load_end = load_average();
-    info.notes.insert(info.notes.end(), driver_warnings.begin(), driver_warnings.end());
-    check_sanity(metrics);
-
-    print_table(std::cout, info, metrics);
-    const std::string stem = c.out + "/results";
-    {
-      std::ofstream table(stem + ".txt");
-      print_table(table, info, metrics);
-    }
-    if (!write_json(stem + ".json", info, backends, metrics))
-      failures.push_back("could not write " + stem + ".json");
-    else
-      std::cout << "results: " << stem << ".json\n";
-    std::cout << write_chart(stem, backends, metrics) << '\n';
-
-    for (const std::string& f : failures)
-      std::cout << "FAILED: " << f << '\n';
-    return failures.empty() ? 0 : 1;
+    return c.scaling ? scaling_main(c, fd_limit) : scenarios_main(c, fd_limit);
   }
   catch (const std::exception& e)
   {

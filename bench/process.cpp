@@ -154,8 +154,9 @@ bool write_full(int fd, const void* data, std::size_t size)
 }
 
 // fork + exec of `args` (args[0] is looked up in PATH). The child keeps only the
-// descriptors in `keep` (and 0-2); `stdout_fd`, when not -1, becomes its standard output.
-pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, int stdout_fd)
+// descriptors in `keep` (and 0-2); `stdout_fd` and `stderr_fd`, when not -1, become its
+// standard output and standard error.
+pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, int stdout_fd, int stderr_fd = -1)
 {
   // Everything the child needs is prepared before fork: between fork and exec only
   // async-signal-safe calls are allowed (this process may have threads).
@@ -174,6 +175,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, 
     return pid;
   if (stdout_fd >= 0)
     ::dup2(stdout_fd, 1);
+  if (stderr_fd >= 0)
+    ::dup2(stderr_fd, 2);
   for (int fd = 3; fd < max_fd; ++fd)
   {
     if (std::find(keep.begin(), keep.end(), fd) == keep.end())
@@ -332,7 +335,7 @@ int run_self(const std::vector<std::string>& args, std::string* output)
   int out[2] = {-1, -1};
   if (output && ::pipe2(out, O_CLOEXEC) != 0)
     return -1;
-  const pid_t pid = spawn(all, {}, out[1]);
+  const pid_t pid = spawn(all, {}, out[1], out[1]);
   if (output)
   {
     ::close(out[1]);
@@ -358,7 +361,11 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
   std::vector<std::string> all{"strace", "-f", "-c", "-o", summary_file, program_path};
   all.insert(all.end(), args.begin(), args.end());
   std::remove(summary_file.c_str());
-  const pid_t pid = spawn(all, {}, -1);
+  // What the program prints is of no interest here: only the summary file is.
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const pid_t pid = spawn(all, {}, null_fd);
+  if (null_fd >= 0)
+    ::close(null_fd);
   const int status = pid > 0 ? wait_for(pid) : -1;
   if (status != 0)
   {

@@ -38,7 +38,7 @@ long resident_kib();
 double load_average();
 
 /// Run this program again with `args`; returns its exit status (-1 when it could not run)
-/// and, when `output` is not null, what it wrote to its standard output.
+/// and, when `output` is not null, what it wrote to its standard output and error.
 int run_self(const std::vector<std::string>& args, std::string* output);
 
 /// System calls of a child run of this program under `strace -f -c`.

@@ -10,9 +10,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
+#include <system_error>
 
 namespace bench {
 
@@ -27,6 +29,110 @@ std::string format_number(double v)
   std::snprintf(buffer, sizeof(buffer), a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : "%.2f", v);
   return buffer;
 }
+
+std::string bound(const metric& m)
+{
+  if (m.target <= 0)
+    return "";
+  std::ostringstream s;
+  s << (m.lower_is_better ? "<=" : ">=") << std::fixed << std::setprecision(2) << m.target;
+  return s.str();
+}
+
+std::string pad(std::string s, std::size_t width)
+{
+  if (s.size() < width)
+    s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string pad_left(const std::string& s, std::size_t width)
+{
+  return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+void print_header(std::ostream& out, const run_info& info, const char* what)
+{
+  out << "\nBoost.AsioNotify vs stock Boost.Asio" << what << ": " << info.mode << " run, " << info.rounds
+      << " round(s), " << info.platform << ", " << info.hardware_threads << " hardware threads";
+  if (info.load_start >= 0)
+    out << ", load average " << format_number(info.load_start) << " at start, "
+        << format_number(info.load_end) << " at end";
+  out << ", " << format_number(info.elapsed_s) << " s\n";
+  if (!info.compiler.empty())
+    out << "built with " << info.compiler << (info.build_type.empty() ? "" : ", " + info.build_type) << '\n';
+}
+
+/// `stem`'s directory ("." when none) and file name.
+std::pair<std::string, std::string> split_stem(const std::string& stem)
+{
+  const std::size_t slash = stem.find_last_of("/\\");
+  if (slash == std::string::npos)
+    return {".", stem};
+  return {stem.substr(0, slash), stem.substr(slash + 1)};
+}
+
+/// The start of a gnuplot script writing `<base>.png`.
+std::string gnuplot_preamble(const std::string& base, int width, int height)
+{
+  const std::string size = " size " + std::to_string(width) + "," + std::to_string(height);
+  return "# Drawn by asio_notify_bench; run in this directory: gnuplot " + base + ".gp\n" +
+         "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n  set terminal pngcairo" + size +
+         " font ',10'\n} else {\n  set terminal png" + size + "\n}\n" + "set output '" + base + ".png'\n" +
+         "set termoption noenhanced\nset datafile missing 'NaN'\n";
+}
+
+/// Whether a gnuplot program is in one of the PATH directories.
+bool gnuplot_on_path()
+{
+#if defined(_WIN32)
+  const char separator = ';';
+  const char* const name = "gnuplot.exe";
+#else
+  const char separator = ':';
+  const char* const name = "gnuplot";
+#endif
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, separator);)
+  {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(std::filesystem::path(dir.empty() ? "." : dir) / name, ec))
+      return true;
+  }
+  return false;
+}
+
+/// Runs `<stem>.gp` in its directory; says what happened, for the log.
+std::string run_gnuplot(const std::string& stem)
+{
+  const auto [dir, base] = split_stem(stem);
+#if defined(_WIN32)
+  const std::string command = "cd /d \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
+#else
+  const std::string command = "cd \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
+#endif
+  if (!gnuplot_on_path())
+    return "no chart: gnuplot is not installed (the script is " + stem + ".gp, the data " + stem + ".dat)";
+  if (std::system(command.c_str()) != 0)
+    return "no chart: gnuplot failed (the script is " + stem + ".gp)";
+  return "chart: " + stem + ".png";
+}
+
+/// The median of `r` as the table shows it, or "n/a".
+std::string median_cell(const row& r)
+{
+  return r.available() ? format_number(r.median()) : "n/a";
+}
+
+/// median(notify) / median(stock) as the table shows it: "-" for the stock row or no data.
+std::string ratio_cell(const metric& m, const row& r)
+{
+  const double q = m.ratio(r);
+  return q < 0 ? "-" : format_number(q);
+}
+
+} // namespace
 
 std::string json_string(const std::string& s)
 {
@@ -53,29 +159,6 @@ std::string json_number(double v)
   s << std::setprecision(6) << v;
   return s.str();
 }
-
-std::string bound(const metric& m)
-{
-  if (m.target <= 0)
-    return "";
-  std::ostringstream s;
-  s << (m.lower_is_better ? "<=" : ">=") << std::fixed << std::setprecision(2) << m.target;
-  return s.str();
-}
-
-std::string pad(std::string s, std::size_t width)
-{
-  if (s.size() < width)
-    s.append(width - s.size(), ' ');
-  return s;
-}
-
-std::string pad_left(const std::string& s, std::size_t width)
-{
-  return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
-}
-
-} // namespace
 
 double row::median() const
 {
@@ -123,12 +206,7 @@ std::string metric::verdict(const row& r) const
 
 void print_table(std::ostream& out, const run_info& info, const std::vector<metric>& metrics)
 {
-  out << "\nBoost.AsioNotify vs stock Boost.Asio: " << info.mode << " run, " << info.rounds
-      << " round(s), " << info.platform << ", " << info.hardware_threads << " hardware threads";
-  if (info.load_start >= 0)
-    out << ", load average " << format_number(info.load_start) << " at start, "
-        << format_number(info.load_end) << " at end";
-  out << ", " << format_number(info.elapsed_s) << " s\n";
+  print_header(out, info, "");
   out << "ratio = median(notify) / median(stock); targets apply to the ratio\n\n";
   const std::string header = pad("metric", 34) + pad("backend", 33) + pad_left("median", 10) +
                              pad_left("min", 10) + pad_left("max", 10) + pad_left("ratio", 8) +
@@ -199,7 +277,12 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
       << ",\n  \"hardware_threads\": " << info.hardware_threads
       << ",\n  \"load_average_start\": " << json_number(info.load_start)
       << ",\n  \"load_average_end\": " << json_number(info.load_end)
-      << ",\n  \"elapsed_s\": " << json_number(info.elapsed_s) << ",\n  \"notes\": [";
+      << ",\n  \"elapsed_s\": " << json_number(info.elapsed_s)
+      << ",\n  \"compiler\": " << json_string(info.compiler)
+      << ",\n  \"build_type\": " << json_string(info.build_type) << ",\n  \"options\": {";
+  for (std::size_t i = 0; i < info.options.size(); ++i)
+    out << (i ? ", " : "") << json_string(info.options[i].first) << ": " << info.options[i].second;
+  out << "},\n  \"notes\": [";
   for (std::size_t i = 0; i < info.notes.size(); ++i)
     out << (i ? ", " : "") << json_string(info.notes[i]);
   out << "],\n  \"backends\": [\n";
@@ -219,6 +302,7 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
         << ",\n      \"unit\": " << json_string(m.unit)
         << ",\n      \"lower_is_better\": " << (m.lower_is_better ? "true" : "false")
         << ",\n      \"target_ratio\": " << (m.target > 0 ? json_number(m.target) : "null")
+        << (m.io_threads ? ",\n      \"io_threads\": " + std::to_string(m.io_threads) : "")
         << ",\n      \"note\": " << json_string(m.note) << ",\n      \"rows\": [\n";
     for (std::size_t j = 0; j < m.rows.size(); ++j)
     {
@@ -291,24 +375,18 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
       return "could not write " + stem + ".dat";
   }
   // The script names its files relative to its own directory (where gnuplot is run).
-  const std::size_t slash = stem.find_last_of("/\\");
-  const std::string dir = slash == std::string::npos ? "." : stem.substr(0, slash);
-  const std::string base = slash == std::string::npos ? stem : stem.substr(slash + 1);
+  const std::string base = split_stem(stem).second;
   {
     std::ofstream gp(stem + ".gp");
     const std::size_t target_column = columns.size() + 2;
-    gp << "# Drawn by asio_notify_bench; run in this directory: gnuplot " << base << ".gp\n"
-       << "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-       << "  set terminal pngcairo size 1400,700 font ',10'\n"
-       << "} else {\n  set terminal png size 1400,700\n}\n"
-       << "set output '" << base << ".png'\n"
+    gp << gnuplot_preamble(base, 1400, 700)
        << "set title 'Boost.AsioNotify / stock Boost.Asio: ratio of medians (log scale); red bars: targets, bound under each name'\n"
        << "set ylabel 'notify / stock'\n"
        << "set style data histograms\nset style histogram clustered gap 1\n"
        << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-       << "set termoption noenhanced\nset bmargin 5\n"
+       << "set bmargin 5\n"
        << "set logscale y 2\nset yrange [0.125:*]\nset grid ytics\nset key outside right top\n"
-       << "set datafile missing 'NaN'\nset key autotitle columnheader\n"
+       << "set key autotitle columnheader\n"
        << "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
        << "plot ";
     for (std::size_t i = 0; i < columns.size(); ++i)
@@ -327,14 +405,106 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
     if (!gp)
       return "could not write " + stem + ".gp";
   }
-#if defined(_WIN32)
-  const std::string command = "cd /d \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
-#else
-  const std::string command = "cd \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
-#endif
-  if (std::system(command.c_str()) != 0)
-    return "no chart: gnuplot failed or is not installed (the script is " + stem + ".gp)";
-  return "chart: " + stem + ".png";
+  return run_gnuplot(stem);
+}
+
+// ---- --scaling ------------------------------------------------------------------------------
+
+namespace {
+
+/// One line of the scaling table: `r` (the i-th row of each metric of `p`), `first` the
+/// same backend's throughput with the fewest threads (for the speed-up).
+void print_scaling_row(std::ostream& out, const scaling_point& p, std::size_t i, const row& first, bool first_line)
+{
+  const row& t = p.throughput.rows[i];
+  out << pad(first_line ? std::to_string(p.threads) : "", 9) << pad(t.on->label, 33)
+      << pad_left(median_cell(t), 9) << ' '
+      << pad(t.available() ? "[" + format_number(t.min()) + "-" + format_number(t.max()) + "]" : "", 16)
+      << pad_left(ratio_cell(p.throughput, t), 6)
+      << pad_left(t.available() && first.available() ? format_number(t.median() / first.median()) : "-", 9)
+      << pad_left(median_cell(p.p50.rows[i]), 10) << pad_left(ratio_cell(p.p50, p.p50.rows[i]), 7)
+      << pad_left(median_cell(p.p99.rows[i]), 10) << pad_left(ratio_cell(p.p99, p.p99.rows[i]), 7);
+  if (!t.available() && !t.note.empty())
+    out << "  " << t.note;
+  out << '\n';
+}
+
+} // namespace
+
+void print_scaling_table(std::ostream& out, const run_info& info, const std::vector<scaling_point>& points)
+{
+  print_header(out, info, ", io thread scaling");
+  if (points.empty())
+    return;
+  out << "throughput: " << points.front().throughput.unit << "\nping-pong:  " << points.front().p50.unit
+      << "\nratio = median(notify) / median(stock); speed-up = median MB/s / the same backend's median MB/s"
+      << " with " << points.front().threads << " io thread(s)\n\n";
+  const std::string header = pad("threads", 9) + pad("backend", 33) + pad_left("MB/s", 9) + ' ' +
+                             pad("[min-max]", 16) + pad_left("ratio", 6) + pad_left("speed-up", 9) +
+                             pad_left("p50 us", 10) + pad_left("ratio", 7) + pad_left("p99 us", 10) +
+                             pad_left("ratio", 7);
+  out << header << '\n' << std::string(header.size(), '-') << '\n';
+  for (const scaling_point& p : points)
+  {
+    for (std::size_t i = 0; i < p.throughput.rows.size(); ++i)
+      print_scaling_row(out, p, i, points.front().throughput.rows[i], i == 0);
+    for (const metric* m : {&p.throughput, &p.p50, &p.p99})
+      if (!m->note.empty())
+        out << "  note (" << m->title << "): " << m->note << '\n';
+    out << '\n';
+  }
+  for (const std::string& n : info.notes)
+    out << "note: " << n << '\n';
+}
+
+std::string write_scaling_chart(const std::string& stem, const std::vector<backend>& backends,
+                                const std::vector<scaling_point>& points)
+{
+  // A line per thread count: the threads, then median, min and max MB/s of each backend.
+  {
+    std::ofstream dat(stem + ".dat");
+    dat << "# io_threads, then MB/s median min max of each backend:";
+    for (const backend& b : backends)
+      dat << " \"" << b.label << '"';
+    dat << '\n';
+    for (const scaling_point& p : points)
+    {
+      dat << p.threads;
+      for (const row& r : p.throughput.rows)
+        for (double v : {r.median(), r.min(), r.max()})
+          dat << ' ' << (std::isfinite(v) ? json_number(v) : std::string("NaN"));
+      dat << '\n';
+    }
+    if (!dat)
+      return "could not write " + stem + ".dat";
+  }
+  if (points.empty())
+    return "no chart: nothing measured";
+  const std::string base = split_stem(stem).second;
+  {
+    std::ofstream gp(stem + ".gp");
+    const double low = static_cast<double>(points.front().threads);
+    const double high = static_cast<double>(points.back().threads);
+    gp << gnuplot_preamble(base, 1200, 700)
+       << "set title 'echo throughput against io threads: median, bars from min to max'\n"
+       << "set xlabel 'threads running the io_context (log2 scale)'\nset ylabel 'MB/s'\n"
+       << "set logscale x 2\nset xrange [" << json_number(low / 1.3) << ":" << json_number(high * 1.3) << "]\n"
+       << "set yrange [0:*]\nset grid\nset key outside right top\nset xtics (";
+    for (std::size_t i = 0; i < points.size(); ++i)
+      gp << (i ? ", " : "") << points[i].threads;
+    gp << ")\nplot ";
+    for (std::size_t i = 0; i < backends.size(); ++i)
+    {
+      const std::size_t column = 2 + 3 * i;
+      gp << (i ? ", \\\n     " : "") << "'" << base << ".dat' using 1:" << column << ':' << column + 1 << ':'
+         << column + 2 << " with yerrorlines lw " << (backends[i].notify ? 2 : 3)
+         << (backends[i].notify ? "" : " lc rgb 'black'") << " title '" << backends[i].label << "'";
+    }
+    gp << '\n';
+    if (!gp)
+      return "could not write " + stem + ".gp";
+  }
+  return run_gnuplot(stem);
 }
 
 } // namespace bench

@@ -66,6 +66,17 @@ private:
   std::string what_;
 };
 
+/// Run `ioc` on this thread and `threads - 1` more until it runs out of work.
+inline void run_threads(boost::asio::io_context& ioc, std::size_t threads)
+{
+  std::vector<std::thread> helpers;
+  for (std::size_t i = 1; i < threads; ++i)
+    helpers.emplace_back([&ioc] { ioc.run(); });
+  ioc.run();
+  for (std::thread& t : helpers)
+    t.join();
+}
+
 template <class Tcp>
 typename Tcp::endpoint loopback_any_port()
 {
@@ -187,14 +198,16 @@ struct latency_result
   std::uint64_t round_trips = 0; // made: fewer than asked for when the time limit struck
 };
 
-/** One connection over loopback, both ends on the io_context (run by this thread alone),
-    `message_size`-byte messages, `round_trips` round trips or as many as `time_limit`
-    allows. With `time_each`, every round trip is timed too (clock reads only: on Linux
-    the clock is in the vDSO, no system call). */
+/** One connection over loopback, both ends on the io_context (run by this thread alone,
+    or by `threads` threads: the client's and the server's handlers may then run on
+    different threads), `message_size`-byte messages, `round_trips` round trips or as many
+    as `time_limit` allows. With `time_each`, every round trip is timed too (clock reads
+    only: on Linux the clock is in the vDSO, no system call). */
 template <class Tcp>
 latency_result run_latency(boost::asio::io_context& ioc, std::uint64_t round_trips,
                            std::size_t message_size, bool time_each,
-                           std::chrono::milliseconds time_limit = std::chrono::hours(24))
+                           std::chrono::milliseconds time_limit = std::chrono::hours(24),
+                           std::size_t threads = 1)
 {
   using socket = typename Tcp::socket;
   latency_result r;
@@ -210,7 +223,7 @@ latency_result run_latency(boost::asio::io_context& ioc, std::uint64_t round_tri
                          time_each ? &samples : nullptr, failed);
   const auto t0 = clock_type::now();
   link.start(t0 + time_limit);
-  ioc.run();
+  run_threads(ioc, threads);
   const double elapsed = seconds_since(t0);
   r.error = failed.what();
   r.round_trips = link.bytes_echoed() / message_size;
@@ -265,12 +278,7 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
   const auto t0 = clock_type::now();
   for (auto& link : links)
     link->start(t0 + duration);
-  std::vector<std::thread> helpers;
-  for (std::size_t i = 1; i < threads; ++i)
-    helpers.emplace_back([&ioc] { ioc.run(); });
-  ioc.run();
-  for (std::thread& t : helpers)
-    t.join();
+  run_threads(ioc, threads);
   const double elapsed = seconds_since(t0);
   r.error = failed.what();
   std::uint64_t bytes = 0;

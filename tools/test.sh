@@ -65,12 +65,12 @@ stage release-clang ctest_build "$out/release-clang" -DCMAKE_BUILD_TYPE=Release 
 stage asan-ubsan ctest_build "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
   -DBOOST_ASIO_NOTIFY_SANITIZE=address,undefined -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
 # ThreadSanitizer: the multi-threaded suites only (a separate build directory).
-tsan_suites="service_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
+tsan_suites="service_test batch_spread_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
 stage tsan bash -c "cmake -S '$root' -B '$out/tsan' -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DBOOST_ASIO_NOTIFY_SANITIZE=thread -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF \
     -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF &&
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
-  ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_thread)?\$' --timeout 900"
+  ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_inline_portable|_thread)?\$' --timeout 900"
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
