@@ -7,7 +7,8 @@
 #   tsan            GCC, Debug, ThreadSanitizer: the multi-threaded suites
 #   b2              the b2 build (Boost 1.81)
 #   fuzz            a minute of libFuzzer on the port (Clang)
-#   boost-1.90      GCC, Release, Boost 1.90 headers from Debian sid: the whole tree, every test
+#   boost-1.90      GCC, Release, Boost 1.90 headers from Debian sid: the whole tree, every test,
+#                   the bench linked static
 #   boost-1.83/1.88 GCC, Release, Boost 1.83 / 1.88 headers from Debian trixie: the library
 #                   and the suites that exercise Asio's API and internals (the socket suite on
 #                   every driver, the service, the installed consumer, the header warnings)
@@ -86,7 +87,9 @@ boost_build() { # <version> <ctest args...>
     cmake --build "$dir" -j "$jobs" &&
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600 "$@"
 }
-boost_configure=()
+# ...with the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is copied to
+# bigger machines: bench_quick and bench_scaling_quick run that binary and its children.
+boost_configure=(-DBOOST_ASIO_NOTIFY_STATIC_BENCH=ON)
 stage boost-1.90 boost_build 1.90
 boost_configure=(-DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
   "-DBOOST_ASIO_NOTIFY_TEST_DIRS=reactor;service;install;headers")

@@ -95,10 +95,11 @@ BOOST_AUTO_TEST_CASE(a_batch_is_performed_by_several_io_threads)
       an::reactor& r = install(ioc, o);
       ready_sockets s(ioc);
       std::atomic<int> invoked{0};
+      std::atomic<int> errors{0}; // Boost.Test's checks are for the main thread only
       std::atomic<bool> first_seen{false};
       std::atomic<bool> shared_in_time{false};
       s.wait_all([&](int, error_code ec) {
-        BOOST_TEST(!ec);
+        errors += ec ? 1 : 0;
         if (!first_seen.exchange(true))
           shared_in_time = wait_until([&] { return r.statistics().packets_handed_over > 0; });
         ++invoked;
@@ -106,6 +107,7 @@ BOOST_AUTO_TEST_CASE(a_batch_is_performed_by_several_io_threads)
       s.make_ready();
       run_threads(ioc, 4);
       BOOST_TEST(shared_in_time.load());
+      BOOST_TEST(errors == 0);
       BOOST_TEST(invoked == sockets);
       BOOST_TEST(r.statistics().packets_handed_over > 0u);
     }
@@ -172,19 +174,21 @@ BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
         std::vector<std::unique_ptr<tcp::socket>> ends;
         tcp::acceptor acc(pool, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
         std::atomic<int> invoked{0};
+        std::atomic<int> errors{0}; // Boost.Test's checks are for the main thread only
         for (int i = 0; i < sockets; ++i)
         {
           ends.push_back(std::make_unique<tcp::socket>(pool));
           ends.back()->connect(acc.local_endpoint());
           ends.push_back(std::make_unique<tcp::socket>(acc.accept()));
           ends.back()->async_wait(tcp::socket::wait_read, [&](error_code ec) {
-            BOOST_TEST(!ec);
+            errors += ec ? 1 : 0;
             ++invoked;
           });
         }
         for (int i = 0; i < sockets; ++i)
           asio::write(*ends[static_cast<std::size_t>(2 * i)], asio::buffer("x", 1));
         BOOST_TEST(wait_until([&] { return invoked == sockets; }));
+        BOOST_TEST(errors == 0);
         BOOST_TEST(r.statistics().packets_handed_over >= static_cast<std::uint64_t>(sockets));
         BOOST_TEST(r.options().threads == reactor_threads);
         ends.clear();
