@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,13 +56,64 @@ namespace {
    The port's own packets (`remove`, user packets) carry no I/O: the dequeuing thread
    handles them itself. The round ends when the last packet has been performed, whichever
    thread performs it: states retired meanwhile are freed only then. */
+/* How many handed-over batches may wait to be taken up by the context's threads: a reactor
+   thread that dequeued again at once would hand over one packet per wake-up (a post and a
+   thread wake-up each) while the context is busy. Waiting until its last batch has been
+   taken up lets the port gather what becomes ready meanwhile into the next batch. */
+class handoff_gate
+{
+public:
+  explicit handoff_gate(std::size_t limit) : limit_(limit) {}
+
+  /// Block until fewer than `limit` batches wait to be taken up, or the gate is opened.
+  void wait_for_room()
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [this] { return waiting_ < limit_ || opened_; });
+  }
+
+  /// A batch is about to be handed over.
+  void handing_over()
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++waiting_;
+  }
+
+  /// A context thread claimed a handed-over batch's last packet.
+  void taken_up()
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --waiting_;
+    }
+    room_.notify_one();
+  }
+
+  /// Let every reactor thread through from now on (the driver is stopping).
+  void open()
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      opened_ = true;
+    }
+    room_.notify_all();
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable room_;
+  std::size_t waiting_ = 0;
+  const std::size_t limit_;
+  bool opened_ = false;
+};
+
 class shared_batch final
 {
 public:
   shared_batch(packet_handler& handler, boost::asio::any_io_executor ex, std::uint64_t round,
-               const std::vector<packet>& packets)
+               const std::vector<packet>& packets, std::shared_ptr<handoff_gate> gate)
       : handler_(handler), executor_(std::move(ex)), round_(round), packets_(packets),
-        dequeuer_(std::this_thread::get_id())
+        dequeuer_(std::this_thread::get_id()), gate_(std::move(gate))
   {
   }
 
@@ -78,6 +130,8 @@ public:
     bool invited = false;
     for (std::size_t i = b.claim(); i < n; i = b.claim())
     {
+      if (i + 1 == n && b.gate_)
+        b.gate_->taken_up();
       if (!invited && i + 1 < n)
       {
         invited = true;
@@ -112,6 +166,7 @@ private:
   std::uint64_t round_;
   std::vector<packet> packets_;
   std::thread::id dequeuer_;
+  std::shared_ptr<handoff_gate> gate_; // a reactor thread's, for the batches it hands over
   std::atomic<std::size_t> next_{0};
   std::atomic<std::size_t> finished_{0};
 };
@@ -124,12 +179,20 @@ enum class performer
   reactor_thread // no io_context to hand it to: the reactor thread performs it all
 };
 
+/// Where a driver's dequeued packets go: `executor` is the io_context's (or thread pool's),
+/// `gate` a reactor thread's hand-over limit (context only).
+struct batch_target
+{
+  performer where;
+  boost::asio::any_io_executor executor;
+  std::shared_ptr<handoff_gate> gate;
+};
+
 /* One dequeue's packets, from whichever driver: the port's own handled at once, the I/O
-   packets performed where `where` says (`ex`: the io_context's executor). Returns whether
-   the user packet with `exit_key` was among them. */
+   packets performed where `to` says. Returns whether the user packet with `exit_key` was
+   among them. */
 bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
-                     std::uint64_t round, const void* exit_key, performer where,
-                     const boost::asio::any_io_executor& ex)
+                     std::uint64_t round, const void* exit_key, const batch_target& to)
 {
   thread_local std::vector<packet> io;
   io.clear();
@@ -145,32 +208,23 @@ bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t
     else
       io.push_back(p);
   }
-  if (io.size() > 1 && where != performer::reactor_thread)
+  if (to.where == performer::context && !io.empty())
   {
-    auto batch = std::make_shared<shared_batch>(handler, ex, round, io);
-    if (where == performer::this_thread)
-      shared_batch::work(batch);
-    else
-      shared_batch::invite(batch);
+    auto batch = std::make_shared<shared_batch>(handler, to.executor, round, io, to.gate);
+    to.gate->handing_over();
+    shared_batch::invite(batch);
     return exit_seen;
   }
-  if (!io.empty() && where == performer::context)
+  if (to.where == performer::this_thread && io.size() > 1)
   {
-    // One packet: no sharing to arrange, the same single hop.
-    boost::asio::post(ex, [&handler, round, p = io.front()] {
-      handler.handed_over(1);
-      op_queue done;
-      handler.handle(p, done);
-      handler.end_round(round);
-      handler.complete(done, completion_mode::dispatch, completion_mode::defer);
-    });
+    shared_batch::work(std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr));
     return exit_seen;
   }
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
   handler.end_round(round);
-  if (where == performer::this_thread)
+  if (to.where == performer::this_thread)
     handler.complete(done, completion_mode::dispatch, completion_mode::defer);
   else
     handler.complete(done, completion_mode::post, completion_mode::post);
@@ -188,7 +242,9 @@ class thread_driver final : public reactor_driver
 public:
   thread_driver(port& p, packet_handler& handler, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
-      : port_(p), handler_(handler), context_(std::move(context_executor))
+      : port_(p), handler_(handler),
+        target_{context_executor ? performer::context : performer::reactor_thread,
+                std::move(context_executor), std::make_shared<handoff_gate>(options.threads)}
   {
     for (std::size_t i = 0; i < options.threads; ++i)
       threads_.emplace_back([this, batch = options.batch_size] { run(batch); });
@@ -203,6 +259,7 @@ public:
     std::lock_guard<std::mutex> lock(stop_mutex_);
     if (threads_.empty())
       return;
+    target_.gate->open(); // a context that no longer runs must not hold a thread back
     port_.post(&exit_key_, 0);
     for (std::thread& t : threads_)
       t.join();
@@ -213,15 +270,15 @@ private:
   void run(std::size_t batch)
   {
     std::vector<packet> buffer(batch);
-    const performer where = context_ ? performer::context : performer::reactor_thread;
     bool exit_seen = false;
     while (!exit_seen)
     {
+      target_.gate->wait_for_room();
       const std::uint64_t round = handler_.begin_round();
       boost::system::error_code ec;
       const std::size_t n = port_.dequeue(buffer, port::infinite, ec);
       handler_.dequeued(n);
-      exit_seen = handle_dequeued(handler_, buffer.data(), n, round, &exit_key_, where, context_);
+      exit_seen = handle_dequeued(handler_, buffer.data(), n, round, &exit_key_, target_);
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -230,7 +287,7 @@ private:
 
   port& port_;
   packet_handler& handler_;
-  boost::asio::any_io_executor context_;
+  const batch_target target_;
   std::mutex stop_mutex_;
   std::vector<std::thread> threads_;
   char exit_key_ = 0;
@@ -251,7 +308,8 @@ class port_batch
 public:
   port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler,
              std::size_t batch)
-      : ioc_(ioc), executor_(ioc.get_executor()), port_(p), handler_(handler), packets_(batch)
+      : ioc_(ioc), target_{performer::this_thread, ioc.get_executor(), nullptr}, port_(p),
+        handler_(handler), packets_(batch)
   {
   }
 
@@ -282,8 +340,7 @@ public:
     batch.assign(packets_.begin(), packets_.begin() + static_cast<std::ptrdiff_t>(count_));
     const std::uint64_t round = round_;
     rearm(exhausted());
-    handle_dequeued(handler_, batch.data(), batch.size(), round, nullptr, performer::this_thread,
-                    executor_);
+    handle_dequeued(handler_, batch.data(), batch.size(), round, nullptr, target_);
   }
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
@@ -291,7 +348,7 @@ public:
 
 private:
   boost::asio::io_context& ioc_;
-  boost::asio::any_io_executor executor_; // made once: helpers are posted to it
+  const batch_target target_; // made once: helpers are posted to its executor
   port& port_;
   packet_handler& handler_;
   std::vector<packet> packets_;

@@ -197,6 +197,48 @@ BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
     }
 }
 
+// While the context's threads are busy, a reactor thread does not hand over one packet per
+// wake-up: it waits until its last batch has been taken up, and the port gathers what
+// becomes ready meanwhile into one batch. Sockets become ready one by one while the only io
+// thread is blocked; without that wait each would be a wake-up of its own.
+BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy)
+{
+  for (const auto trigger : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+  {
+    an::reactor_options o;
+    o.driver = an::driver_kind::thread;
+    o.trigger = trigger;
+    o.threads = 1;
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc(1);
+      an::reactor& r = install(ioc, o);
+      ready_sockets s(ioc);
+      std::atomic<int> invoked{0};
+      s.wait_all([&](int, error_code) { ++invoked; });
+      std::atomic<bool> busy{false}, release{false};
+      asio::post(ioc, [&] {
+        busy = true;
+        wait_until([&] { return release.load(); });
+      });
+      std::thread io([&] { ioc.run_for(2 * patience); });
+      BOOST_TEST(wait_until([&] { return busy.load(); }));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20)); // registrations' packets
+      const std::uint64_t before = r.statistics().wakeups;
+      for (auto& p : s.pairs)
+      {
+        asio::write(p->a, asio::buffer("x", 1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      release = true;
+      BOOST_TEST(wait_until([&] { return invoked == sockets; }));
+      BOOST_TEST(r.statistics().wakeups - before <= 3u);
+      ioc.stop();
+      io.join();
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_default_number_of_reactor_threads_follows_the_cores)
 {
   const std::size_t cores = std::thread::hardware_concurrency();
