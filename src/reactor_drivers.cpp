@@ -39,23 +39,6 @@ namespace detail {
 
 namespace {
 
-/* Spreading a batch over the io_context's threads (both drivers).
-
-   A dequeue returns up to `batch_size` packets. Performing all of their I/O in the thread
-   that dequeued them would make that thread do the work of the whole context while the
-   others wait; stock Asio instead hands each ready descriptor to whichever of its threads
-   is free. So a batch of I/O packets is shared: every io_context thread that works on it
-   claims one packet at a time (an atomic counter), performs its operations and runs the
-   first finished handler at once, where its data is hot. A thread that claims a packet
-   while another is still unclaimed first invites one more thread (one post: the
-   scheduler's lock and at most one wake-up), so the helpers grow one by one while there is
-   work left, as Asio's own wake-up chain does, rather than one post per packet. The other
-   handlers a packet finishes are deferred: queued by Asio without its lock or a wake-up
-   until the work returns, then handed to the other threads in one go.
-
-   The port's own packets (`remove`, user packets) carry no I/O: the dequeuing thread
-   handles them itself. The round ends when the last packet has been performed, whichever
-   thread performs it: states retired meanwhile are freed only then. */
 /* How many handed-over batches may wait to be taken up by the context's threads: a reactor
    thread that dequeued again at once would hand over one packet per wake-up (a post and a
    thread wake-up each) while the context is busy. Waiting until its last batch has been
@@ -107,6 +90,23 @@ private:
   bool opened_ = false;
 };
 
+/* Spreading a batch over the io_context's threads (both drivers).
+
+   A dequeue returns up to `batch_size` packets. Performing all of their I/O in the thread
+   that dequeued them would make that thread do the work of the whole context while the
+   others wait; stock Asio instead hands each ready descriptor to whichever of its threads
+   is free. So a batch of I/O packets is shared: every io_context thread that works on it
+   claims one packet at a time (an atomic counter), performs its operations and runs the
+   first finished handler at once, where its data is hot. A thread that claims a packet
+   while another is still unclaimed first invites one more thread (one post: the
+   scheduler's lock and at most one wake-up), so the helpers grow one by one while there is
+   work left, as Asio's own wake-up chain does, rather than one post per packet. The other
+   handlers a packet finishes are deferred: queued by Asio without its lock or a wake-up
+   until the work returns, then handed to the other threads in one go.
+
+   The port's own packets (`remove`, user packets) carry no I/O: the dequeuing thread
+   handles them itself. The round ends when the last packet has been performed, whichever
+   thread performs it: states retired meanwhile are freed only then. */
 class shared_batch final
 {
 public:

@@ -40,8 +40,9 @@ enum class trigger_strategy
     The reactor runs the driver asked for where the context can host it, else the next in
     this order: `inline_driver`, `inline_portable`, `thread`; `reactor::options().driver`
     tells which one runs. The inline drivers need an `io_context` (its executor, or a strand
-    of it) whose reactor is Asio's epoll reactor with its per-descriptor locking on (the
-    default; not with `BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO` or `reactor.io_locking=0`). */
+    of it) whose reactor is Asio's epoll reactor; with its per-descriptor locking off
+    (`BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO`, `reactor.io_locking=0`) they keep to Asio's
+    rule for that setting: one thread at a time. */
 enum class driver_kind
 {
   /// By the io_context's own threads, through an operation of the io_context's own epoll
