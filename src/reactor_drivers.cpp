@@ -188,13 +188,12 @@ struct batch_target
   std::shared_ptr<handoff_gate> gate;
 };
 
-/* One dequeue's packets, from whichever driver: the port's own handled at once, the I/O
-   packets performed where `to` says. Returns whether the user packet with `exit_key` was
-   among them. */
-bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
-                     std::uint64_t round, const void* exit_key, const batch_target& to)
+/* The first half of handling one dequeue, from whichever driver: the port's own packets
+   are handled at once, the I/O packets copied to `io` (the port's buffer is the next
+   dequeue's). Returns whether the user packet with `exit_key` was among them. */
+bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
+                   const void* exit_key, std::vector<packet>& io)
 {
-  thread_local std::vector<packet> io;
   io.clear();
   bool exit_seen = false;
   op_queue none; // the port's own packets finish no operation
@@ -208,18 +207,24 @@ bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t
     else
       io.push_back(p);
   }
+  return exit_seen;
+}
+
+/* The second half: the round's I/O packets performed where `to` says. `io` is read before
+   any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
+   it. */
+void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
+                      std::uint64_t round, const batch_target& to)
+{
   if (to.where == performer::context && !io.empty())
   {
     auto batch = std::make_shared<shared_batch>(handler, to.executor, round, io, to.gate);
     to.gate->handing_over();
     shared_batch::invite(batch);
-    return exit_seen;
+    return;
   }
   if (to.where == performer::this_thread && io.size() > 1)
-  {
-    shared_batch::work(std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr));
-    return exit_seen;
-  }
+    return shared_batch::work(std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr));
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
@@ -228,7 +233,6 @@ bool handle_dequeued(packet_handler& handler, const packet* packets, std::size_t
     handler.complete(done, completion_mode::dispatch, completion_mode::defer);
   else
     handler.complete(done, completion_mode::post, completion_mode::post);
-  return exit_seen;
 }
 
 /* Reactor threads block in the port. Where the sockets run on an io_context (or a thread
@@ -270,6 +274,7 @@ private:
   void run(std::size_t batch)
   {
     std::vector<packet> buffer(batch);
+    std::vector<packet> io;
     bool exit_seen = false;
     while (!exit_seen)
     {
@@ -278,7 +283,8 @@ private:
       boost::system::error_code ec;
       const std::size_t n = port_.dequeue(buffer, port::infinite, ec);
       handler_.dequeued(n);
-      exit_seen = handle_dequeued(handler_, buffer.data(), n, round, &exit_key_, target_);
+      exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
+      perform_dequeued(handler_, io, round, target_);
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -329,18 +335,18 @@ public:
   /// epoll port polls again rather than return a short batch while more may be ready).
   bool exhausted() const noexcept { return count_ < packets_.size(); }
 
-  /// Handle the dequeued packets (see handle_dequeued). `rearm(continuation)` queues the
-  /// next wait first, so that another thread can dequeue the next batch meanwhile; after a
-  /// full batch the next wait is no continuation and its completion goes to the shared
-  /// queue for an idle thread to take.
+  /// Handle the dequeued packets (see sort_dequeued). `rearm(continuation)` queues the
+  /// next wait once they are out of the port's buffer, so that another thread can dequeue
+  /// the next batch meanwhile; after a full batch the next wait is no continuation and its
+  /// completion goes to the shared queue for an idle thread to take.
   template <class Rearm>
   void handle(Rearm&& rearm)
   {
-    thread_local std::vector<packet> batch;
-    batch.assign(packets_.begin(), packets_.begin() + static_cast<std::ptrdiff_t>(count_));
+    thread_local std::vector<packet> io;
+    sort_dequeued(handler_, packets_.data(), count_, nullptr, io);
     const std::uint64_t round = round_;
     rearm(exhausted());
-    handle_dequeued(handler_, batch.data(), batch.size(), round, nullptr, target_);
+    perform_dequeued(handler_, io, round, target_);
   }
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
