@@ -17,8 +17,10 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/// Create the backend state of a port; returns null and sets `ec` on failure.
-std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(boost::system::error_code& ec);
+/// Create the backend state of a port on backend `b`; returns null and sets `ec` on
+/// failure (`operation_not_supported` for a backend this system does not have).
+std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b,
+                                                               boost::system::error_code& ec);
 
 } // namespace detail
 } // namespace asio_notify

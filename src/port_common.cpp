@@ -90,14 +90,34 @@ void port::post(void* key, std::uint32_t value)
 
 port::~port() = default;
 
-port::port(boost::system::error_code& ec) : impl_(detail::open_port_impl(ec)) {}
+port::port(boost::system::error_code& ec) : port(port_backend::automatic, ec) {}
 
-port::port()
+port::port() : port(port_backend::automatic) {}
+
+port::port(port_backend b, boost::system::error_code& ec) : impl_(detail::open_port_impl(b, ec)) {}
+
+port::port(port_backend b)
 {
   boost::system::error_code ec;
-  impl_ = detail::open_port_impl(ec);
+  impl_ = detail::open_port_impl(b, ec);
   if (ec)
     throw boost::system::system_error(ec, "boost::asio_notify::port");
+}
+
+const char* to_string(port_backend b) noexcept
+{
+  switch (b)
+  {
+  case port_backend::psn:
+    return "psn";
+  case port_backend::afd:
+    return "afd";
+  case port_backend::epoll:
+    return "epoll";
+  case port_backend::automatic:
+    break;
+  }
+  return "automatic";
 }
 
 } // namespace asio_notify

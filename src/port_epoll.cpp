@@ -507,8 +507,13 @@ struct port::impl
 
 namespace detail {
 
-std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(error_code& ec)
+std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, error_code& ec)
 {
+  if (!is_supported(b))
+  {
+    ec = boost::asio::error::operation_not_supported; // psn and afd are Windows'
+    return nullptr;
+  }
   std::unique_ptr<port::impl, port::impl_deleter> p(new port::impl);
   p->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
   if (p->epoll_fd < 0)
@@ -537,6 +542,16 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(error_code& ec)
 } // namespace detail
 
 bool is_supported() noexcept { return true; }
+
+bool is_supported(port_backend b) noexcept
+{
+  return b == port_backend::automatic || b == port_backend::epoll;
+}
+
+port_backend port::backend() const noexcept
+{
+  return impl_ ? port_backend::epoll : port_backend::automatic;
+}
 
 void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
 

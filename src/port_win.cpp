@@ -4,34 +4,33 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The Windows backend of the port: an I/O completion port driven by
-// ProcessSocketNotifications (PSN), which applies a batch of registrations and dequeues a
-// batch of packets in one call. The contract is the operating system's; this file only
-// translates between the port's types and PSN's, and tells the two kinds of packet apart:
-// - notification packets carry no OVERLAPPED (lpOverlapped is null) and their events in
-//   dwNumberOfBytesTransferred;
-// - user packets are posted with lpOverlapped set to the address of a private marker and
-//   their value in dwNumberOfBytesTransferred.
-// Anything else on the port (the completion of overlapped I/O on a handle someone
-// associated with it through native_handle()) is not the port's and is skipped.
+// The Windows port: its ProcessSocketNotifications (PSN) backend, what both Windows
+// backends share (port_win_common.hpp), and the choice between PSN and AFD (port_afd.cpp).
 //
-// PSN exists from build 20348 and is resolved at run time, so one binary loads everywhere
-// and reports operation_not_supported where it is missing.
+// PSN applies a batch of registrations and dequeues a batch of packets in one call; the
+// contract is the operating system's, and this file only translates. Microsoft documents
+// less than a backend needs, so every place that relies on more says so, marked
+//   DOCUMENTED: what Microsoft's reference pages say, and
+//   ASSUMED:    what the code takes for granted beyond them, and why it is safe either way.
+// The questions are listed in shared/reference/psn-field-notes.md; tests that pin them accept
+// every answer the documentation allows (test/windows/port_win_test.cpp).
+//
+// PSN exists from build 20348 and is resolved at run time, so one binary loads everywhere;
+// where it is missing the automatic choice is AFD.
 
-#include "port_backend.hpp"
+#include "port_win_common.hpp"
 
 #include <boost/asio_notify/detail/win_psn.hpp>
 
 #include <boost/asio/error.hpp>
 #include <boost/assert/source_location.hpp>
 
-#include <winsock2.h>
-#include <windows.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace boost {
 namespace asio_notify {
@@ -57,25 +56,97 @@ static_assert(detail::to_bits(trigger::oneshot) == detail::psn::trigger_oneshot 
               "trigger values are SOCK_NOTIFY_TRIGGER_* values");
 static_assert(sizeof(native_socket_type) == sizeof(SOCKET), "native_socket_type holds a SOCKET");
 
-namespace {
+// --- what both Windows backends share ----------------------------------------------------
 
-// A registration's result as an error_code. "Not registered" is reported as the
-// contract's (and the Linux backend's) `not_found`; other codes keep their Win32 value.
-error_code win32_error(DWORD code)
+namespace detail {
+namespace win {
+
+OVERLAPPED user_packet_marker{};
+
+error_code win32_error(DWORD code) noexcept
 {
   if (code == ERROR_NOT_FOUND)
     return boost::asio::error::not_found;
   return error_code(static_cast<int>(code), boost::system::system_category());
 }
 
-error_code last_error() { return win32_error(::GetLastError()); }
+error_code last_error() noexcept { return win32_error(::GetLastError()); }
+
+error_code start_winsock() noexcept
+{
+  // Started once for the process and cleaned up at exit, as Asio's own winsock_init does
+  // (that class is in boost::asio::detail, so it is not used here).
+  struct session
+  {
+    int result;
+    session() noexcept
+    {
+      WSADATA data;
+      result = ::WSAStartup(MAKEWORD(2, 2), &data);
+    }
+    ~session()
+    {
+      if (result == 0)
+        ::WSACleanup();
+    }
+  };
+  static const session winsock;
+  return winsock.result == 0 ? error_code() : win32_error(static_cast<DWORD>(winsock.result));
+}
+
+DWORD to_wait_ms(std::chrono::milliseconds timeout) noexcept
+{
+  if (timeout == port::infinite)
+    return INFINITE;
+  if (timeout.count() <= 0)
+    return 0;
+  return static_cast<DWORD>(std::min<std::chrono::milliseconds::rep>(timeout.count(), INFINITE - 1));
+}
+
+DWORD wait_budget::left_ms() const noexcept
+{
+  if (timeout_ == port::infinite)
+    return INFINITE;
+  const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start_);
+  return spent >= timeout_ ? 0 : to_wait_ms(timeout_ - spent);
+}
+
+} // namespace win
+} // namespace detail
+
+port::impl::~impl()
+{
+  if (iocp)
+    ::CloseHandle(iocp);
+}
+
+bool port::impl::open_completion_port(error_code& ec) noexcept
+{
+  iocp = ::CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 0);
+  if (!iocp)
+    ec = detail::win::last_error();
+  return iocp != nullptr;
+}
+
+void port::impl::post(void* key, std::uint32_t value, error_code& ec) noexcept
+{
+  if (!::PostQueuedCompletionStatus(iocp, value, reinterpret_cast<ULONG_PTR>(key),
+                                    &detail::win::user_packet_marker))
+    ec = detail::win::last_error();
+}
+
+namespace {
+
+using detail::win::win32_error;
 
 // --- finding ProcessSocketNotifications ---------------------------------------------------
 
 process_socket_notifications_fn system_psn() noexcept
 {
   static const process_socket_notifications_fn resolved = []() noexcept {
-    // ws2_32.dll is loaded: this library imports it (WSAStartup below).
+    // DOCUMENTED: exported by ws2_32.dll. It is implemented in mswsock.dll and ws2_32
+    // forwards to it (ponyc PR #5685); GetProcAddress follows the forwarder.
     const HMODULE ws2 = ::GetModuleHandleW(L"ws2_32.dll");
     if (!ws2)
       return process_socket_notifications_fn(nullptr);
@@ -98,10 +169,8 @@ process_socket_notifications_fn current_psn() noexcept
 // source location that names the requirement. system_error::what() (the throwing port
 // constructor) prints the location, so the message says which Windows build is needed
 // while the code still compares equal to operation_not_supported.
-error_code require_windows_build_20348(process_socket_notifications_fn psn)
+error_code require_windows_build_20348() noexcept
 {
-  if (psn)
-    return {};
   static const boost::source_location requirement(
       __FILE__, __LINE__,
       "requires ProcessSocketNotifications: Windows build 20348 or later "
@@ -110,53 +179,58 @@ error_code require_windows_build_20348(process_socket_notifications_fn psn)
                     &requirement);
 }
 
-// --- Winsock ------------------------------------------------------------------------------
+// --- results and packets ------------------------------------------------------------------
 
-// Winsock started once for the process and cleaned up at exit, as Asio's own
-// winsock_init does (that class is in boost::asio::detail, so it is not used here).
-error_code start_winsock()
+// An entry's registrationResult as an error_code.
+// DOCUMENTED: "the result of the registration", next to Win32 codes everywhere else.
+// ASSUMED: nothing about the family. An unofficial header says per-entry results are
+// NTSTATUS values, so a value with the NTSTATUS error severity (0xC0000000) is converted by
+// ntdll's RtlNtStatusToDosError; any other value is taken as a Win32 code.
+error_code entry_result(DWORD result) noexcept
 {
-  struct session
+  if (result == ERROR_SUCCESS)
+    return {};
+  if ((result & 0xC0000000u) == 0xC0000000u)
   {
-    int result;
-    session() noexcept
-    {
-      WSADATA data;
-      result = ::WSAStartup(MAKEWORD(2, 2), &data);
-    }
-    ~session()
-    {
-      if (result == 0)
-        ::WSACleanup();
-    }
-  };
-  static const session winsock;
-  return winsock.result == 0 ? error_code() : win32_error(static_cast<DWORD>(winsock.result));
+    using convert_fn = ULONG(WINAPI*)(LONG);
+    static const convert_fn convert = []() noexcept {
+      const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+      return ntdll ? reinterpret_cast<convert_fn>(reinterpret_cast<void (*)()>(
+                         ::GetProcAddress(ntdll, "RtlNtStatusToDosError")))
+                   : convert_fn(nullptr);
+    }();
+    if (convert)
+      return win32_error(convert(static_cast<LONG>(result)));
+  }
+  return win32_error(result);
 }
 
-// --- packets ------------------------------------------------------------------------------
-
-// The lpOverlapped of every user packet: an address nothing else can produce. It is never
-// read or written through.
-OVERLAPPED user_packet_marker{};
+// Whether a dequeue's return value means "nothing arrived in time".
+// DOCUMENTED: the reference page names WAIT_TIMEOUT in one place and ERROR_TIMEOUT in
+// another; both are accepted.
+bool is_timeout(DWORD rc) noexcept { return rc == WAIT_TIMEOUT || rc == ERROR_TIMEOUT; }
 
 constexpr DWORD known_events = detail::psn::register_event_in | detail::psn::register_event_out |
                                detail::psn::register_event_hangup | detail::psn::event_err |
                                detail::psn::event_remove;
 
-// Turns one dequeued entry into a packet; false when the entry is not the port's.
+// Turns one dequeued entry into a packet; false when it carries nothing for the port.
+// DOCUMENTED: a notification's events are in dwNumberOfBytesTransferred
+// (SocketNotificationRetrieveEvents reads that field); its lpOverlapped is "reserved".
+// So lpOverlapped is never read: a user packet is recognised by the marker this library
+// itself puts there (PostQueuedCompletionStatus), everything else is a notification whose
+// key is the registration's. Bits outside SOCK_NOTIFY_EVENTS_ALL are dropped, and an entry
+// without any known bit reports nothing.
 bool translate(const OVERLAPPED_ENTRY& e, packet& out) noexcept
 {
   out.key = reinterpret_cast<void*>(e.lpCompletionKey);
-  if (e.lpOverlapped == &user_packet_marker)
+  if (e.lpOverlapped == &detail::win::user_packet_marker)
   {
     out.events = events::none;
     out.value = e.dwNumberOfBytesTransferred;
     out.kind = packet_kind::user;
     return true;
   }
-  if (e.lpOverlapped != nullptr)
-    return false; // overlapped I/O completion on a handle someone else associated
   const DWORD bits = e.dwNumberOfBytesTransferred & known_events;
   if (bits == 0)
     return false;
@@ -175,106 +249,40 @@ detail::sock_notify_registration to_native(const registration& r) noexcept
   if (r.operation == operation::enable)
   {
     // The filter and the triggers mean something to enable only; the others get zeros.
+    // ASSUMED: ENABLE always carries exactly one of ONESHOT/PERSISTENT and one of
+    // LEVEL/EDGE (validate() insists), the form every known user sends, so whether PSN
+    // accepts LEVEL or EDGE alone (Microsoft's samples do it) does not matter.
     n.event_filter = detail::to_bits(r.filter);
     n.trigger_flags = detail::to_bits(r.triggers);
   }
   return n;
 }
 
-// A port timeout as PSN's: infinite -> INFINITE; otherwise clamped below INFINITE.
-DWORD to_wait_ms(std::chrono::milliseconds timeout) noexcept
+// --- the PSN backend ----------------------------------------------------------------------
+
+class psn_port final : public port::impl
 {
-  if (timeout == port::infinite)
-    return INFINITE;
-  if (timeout.count() <= 0)
-    return 0;
-  return static_cast<DWORD>(std::min<std::chrono::milliseconds::rep>(timeout.count(), INFINITE - 1));
-}
+public:
+  explicit psn_port(process_socket_notifications_fn f) noexcept : psn_(f) {}
 
-using clock = std::chrono::steady_clock;
+  bool open(error_code& ec) noexcept { return open_completion_port(ec); }
 
-} // namespace
-
-struct port::impl
-{
-  HANDLE iocp = nullptr;
-  process_socket_notifications_fn psn = nullptr;
-
-  ~impl()
-  {
-    if (iocp)
-      ::CloseHandle(iocp);
-  }
-
-  // Entries applied per PSN call, and packets dequeued per PSN call: bounded stack
-  // buffers, so a call allocates nothing.
-  static constexpr std::size_t registration_batch = 64;
-  static constexpr std::size_t packet_batch = 64;
-
-  // One PSN call: applies `count` entries (written back to `regs` through `index`) and, when
-  // `capacity` is not zero, dequeues into `out`. Returns the number of packets written;
-  // `dequeued` tells whether PSN returned any entry at all (some may not be the port's).
-  std::size_t call(detail::sock_notify_registration* native, const std::size_t* index,
-                   UINT32 count, boost::span<registration> regs, packet* out,
-                   std::size_t capacity, DWORD wait_ms, bool& dequeued, error_code& ec)
-  {
-    dequeued = false;
-    OVERLAPPED_ENTRY entries[packet_batch];
-    const ULONG wanted = static_cast<ULONG>(std::min(capacity, packet_batch));
-    UINT32 received = 0;
-    const DWORD rc = psn(iocp, count, count ? native : nullptr, wanted ? wait_ms : 0, wanted,
-                         wanted ? entries : nullptr, wanted ? &received : nullptr);
-    if (rc != ERROR_SUCCESS && rc != WAIT_TIMEOUT)
-    {
-      // The call failed as a whole and changed nothing: every entry reports why.
-      ec = win32_error(rc);
-      for (UINT32 i = 0; i < count; ++i)
-        regs[index[i]].result = ec;
-      return 0;
-    }
-    for (UINT32 i = 0; i < count; ++i)
-      regs[index[i]].result = native[i].registration_result == ERROR_SUCCESS
-                                  ? error_code()
-                                  : win32_error(native[i].registration_result);
-    if (rc == WAIT_TIMEOUT || wanted == 0)
-      return 0;
-    dequeued = received != 0;
-    std::size_t n = 0;
-    for (UINT32 i = 0; i < received && i < wanted; ++i)
-      if (translate(entries[i], out[n]))
-        ++n;
-    return n;
-  }
+  port_backend backend() const noexcept override { return port_backend::psn; }
 
   std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
-                      std::chrono::milliseconds timeout, error_code& ec)
+                      std::chrono::milliseconds timeout, error_code& ec) override
   {
-    const bool forever = timeout == port::infinite;
-    const clock::time_point start = clock::now();
-    detail::sock_notify_registration native[registration_batch];
-    std::size_t index[registration_batch];
+    const detail::win::wait_budget budget(timeout);
     std::size_t next = 0;
     // Registrations go in chunks; the last chunk travels with the first dequeue.
     for (;;)
     {
-      UINT32 count = 0;
-      while (next < regs.size() && count < registration_batch)
-      {
-        registration& r = regs[next];
-        r.result = validate(r); // invalid entries never reach PSN
-        if (!r.result)
-        {
-          native[count] = to_native(r);
-          index[count++] = next;
-        }
-        ++next;
-      }
+      chunk c;
+      next = c.fill(regs, next);
       const bool last_chunk = next == regs.size();
       if (!last_chunk || packets.empty())
       {
-        bool dequeued = false;
-        if (count != 0)
-          call(native, index, count, regs, nullptr, 0, 0, dequeued, ec);
+        apply(c, regs, ec);
         if (ec)
         {
           for (std::size_t i = next; i < regs.size(); ++i)
@@ -285,29 +293,155 @@ struct port::impl
           return 0;
         continue;
       }
-      // The dequeue. A wait that dequeued only entries that are not the port's goes on
-      // for the rest of its timeout; WAIT_TIMEOUT ends it.
-      DWORD wait = to_wait_ms(timeout);
-      for (;;)
-      {
-        bool dequeued = false;
-        const std::size_t n = call(native, index, count, regs, packets.data(), packets.size(),
-                                   wait, dequeued, ec);
-        if (n != 0 || ec || !dequeued || wait == 0)
-          return n;
-        count = 0; // applied by the first call
-        if (!forever)
-        {
-          const auto spent =
-              std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - start);
-          if (spent >= timeout)
-            return 0;
-          wait = to_wait_ms(timeout - spent);
-        }
-      }
+      return apply_and_dequeue(c, regs, packets, budget, ec);
     }
   }
+
+private:
+  // Entries applied per PSN call, and packets dequeued per PSN call: bounded stack
+  // buffers, so a call allocates nothing.
+  static constexpr std::size_t registration_batch = 64;
+  static constexpr std::size_t packet_batch = 64;
+
+  // One call's worth of valid entries, with the index of each in the caller's span.
+  struct chunk
+  {
+    detail::sock_notify_registration native[registration_batch];
+    std::size_t index[registration_batch];
+    UINT32 count = 0;
+
+    // Takes entries from `next` on until the chunk is full; invalid entries get their
+    // result and never reach PSN. Returns where the next chunk starts.
+    std::size_t fill(boost::span<registration> regs, std::size_t next) noexcept
+    {
+      for (; next < regs.size() && count < registration_batch; ++next)
+      {
+        registration& r = regs[next];
+        r.result = validate(r);
+        if (!r.result)
+        {
+          native[count] = to_native(r);
+          index[count++] = next;
+        }
+      }
+      return next;
+    }
+  };
+
+  // One PSN call. Entries' results are written back to `regs`; the return value is PSN's.
+  DWORD call(chunk& c, boost::span<registration> regs, OVERLAPPED_ENTRY* entries, ULONG wanted,
+             DWORD wait_ms, UINT32& received) noexcept
+  {
+    received = 0;
+    const DWORD rc = psn_(iocp, c.count, c.count ? c.native : nullptr, wanted ? wait_ms : 0,
+                          wanted, wanted ? entries : nullptr, wanted ? &received : nullptr);
+    if (rc == ERROR_SUCCESS || is_timeout(rc))
+      for (UINT32 i = 0; i < c.count; ++i)
+        regs[c.index[i]].result = entry_result(c.native[i].registration_result);
+    return rc;
+  }
+
+  // Applies a chunk without dequeuing. A call that fails as a whole with several entries
+  // is repeated entry by entry.
+  // ASSUMED: nothing documents whether one bad entry fails its own result or the whole
+  // call. When the whole call fails, each entry is applied alone, so good entries take
+  // effect and each reports its own outcome either way. That is right if a failed call
+  // changed nothing (applying an entry twice is an overwrite for ENABLE and DISABLE); were
+  // it to apply some entries before failing, a repeated REMOVE would report not_found for
+  // a registration whose REMOVE packet still comes, which the reactor tolerates (it keeps
+  // the state until the packet or its shutdown).
+  void apply(chunk& c, boost::span<registration> regs, error_code& ec) noexcept
+  {
+    if (c.count == 0)
+      return;
+    UINT32 received = 0;
+    const DWORD rc = call(c, regs, nullptr, 0, 0, received);
+    if (rc == ERROR_SUCCESS)
+      return;
+    if (c.count == 1)
+    {
+      regs[c.index[0]].result = win32_error(rc);
+      if (rc != ERROR_INVALID_PARAMETER && rc != ERROR_INVALID_HANDLE && rc != WSAENOTSOCK)
+        ec = win32_error(rc); // the call itself failed, not the entry
+      return;
+    }
+    for (UINT32 i = 0; i < c.count && !ec; ++i)
+    {
+      chunk one;
+      one.native[0] = c.native[i];
+      one.index[0] = c.index[i];
+      one.count = 1;
+      apply(one, regs, ec);
+    }
+  }
+
+  // The last chunk and the dequeue in one call; the wait goes on (without entries) after an
+  // early timeout or a dequeue of nothing the port's, until the time is up.
+  std::size_t apply_and_dequeue(chunk& c, boost::span<registration> regs,
+                                boost::span<packet> packets,
+                                const detail::win::wait_budget& budget, error_code& ec) noexcept
+  {
+    OVERLAPPED_ENTRY entries[packet_batch];
+    const ULONG wanted = static_cast<ULONG>(std::min(packets.size(), packet_batch));
+    for (;;)
+    {
+      const DWORD wait = budget.left_ms();
+      UINT32 received = 0;
+      const DWORD rc = call(c, regs, entries, wanted, wait, received);
+      if (rc != ERROR_SUCCESS && !is_timeout(rc))
+      {
+        // The call failed: its entries are retried alone (see apply) and the dequeue
+        // reports the failure.
+        if (c.count != 0)
+          apply(c, regs, ec);
+        ec = win32_error(rc);
+        return 0;
+      }
+      c.count = 0; // applied by the first call
+      std::size_t n = 0;
+      for (UINT32 i = 0; i < received && i < wanted; ++i)
+        if (translate(entries[i], packets[n]))
+          ++n;
+      // DOCUMENTED: WAIT_TIMEOUT when nothing arrived in time. ASSUMED: the wait may end
+      // early (seen by smol-rs/polling and wepoll2), so the rest of the time is waited.
+      if (n != 0 || wait == 0 || budget.expired())
+        return n;
+    }
+  }
+
+  process_socket_notifications_fn psn_;
 };
+
+// --- choosing a backend -------------------------------------------------------------------
+
+// What `automatic` means here: the environment's choice, else PSN where it exists, else AFD.
+port_backend automatic_backend() noexcept
+{
+  if (const char* name = std::getenv(port_backend_variable))
+  {
+    if (std::strcmp(name, "psn") == 0)
+      return port_backend::psn;
+    if (std::strcmp(name, "afd") == 0)
+      return port_backend::afd;
+  }
+  return current_psn() ? port_backend::psn : port_backend::afd;
+}
+
+std::unique_ptr<port::impl, port::impl_deleter> open_psn_port(error_code& ec)
+{
+  const process_socket_notifications_fn psn = current_psn();
+  if (!psn)
+  {
+    ec = require_windows_build_20348();
+    return nullptr;
+  }
+  std::unique_ptr<psn_port, port::impl_deleter> p(new psn_port(psn));
+  if (!p->open(ec))
+    return nullptr;
+  return std::unique_ptr<port::impl, port::impl_deleter>(p.release());
+}
+
+} // namespace
 
 namespace detail {
 
@@ -316,28 +450,40 @@ void set_process_socket_notifications_for_testing(process_socket_notifications_f
   psn_for_testing.store(fn, std::memory_order_release);
 }
 
-std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(error_code& ec)
+std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, error_code& ec)
 {
   ec = {};
-  const process_socket_notifications_fn psn = current_psn();
-  if ((ec = require_windows_build_20348(psn)))
-    return nullptr;
-  if ((ec = start_winsock()))
-    return nullptr;
-  std::unique_ptr<port::impl, port::impl_deleter> p(new port::impl);
-  p->psn = psn;
-  p->iocp = ::CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 0);
-  if (!p->iocp)
+  if (b == port_backend::automatic)
+    b = automatic_backend();
+  if (b == port_backend::epoll)
   {
-    ec = last_error();
+    ec = boost::asio::error::operation_not_supported; // Linux's
     return nullptr;
   }
-  return p;
+  if ((ec = win::start_winsock()))
+    return nullptr;
+  return b == port_backend::psn ? open_psn_port(ec) : win::open_afd_port(ec);
 }
 
 } // namespace detail
 
-bool is_supported() noexcept { return current_psn() != nullptr; }
+bool is_supported(port_backend b) noexcept
+{
+  switch (b)
+  {
+  case port_backend::psn:
+    return current_psn() != nullptr;
+  case port_backend::afd:
+    return detail::win::afd_available();
+  case port_backend::epoll:
+    return false;
+  case port_backend::automatic:
+    break;
+  }
+  return is_supported(automatic_backend());
+}
+
+bool is_supported() noexcept { return is_supported(port_backend::automatic); }
 
 void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
 
@@ -363,14 +509,17 @@ void port::post(void* key, std::uint32_t value, error_code& ec)
     ec = boost::asio::error::bad_descriptor;
     return;
   }
-  if (!::PostQueuedCompletionStatus(impl_->iocp, value, reinterpret_cast<ULONG_PTR>(key),
-                                    &user_packet_marker))
-    ec = last_error();
+  impl_->post(key, value, ec);
 }
 
 port::native_handle_type port::native_handle() const noexcept
 {
   return impl_ ? impl_->iocp : nullptr;
+}
+
+port_backend port::backend() const noexcept
+{
+  return impl_ ? impl_->backend() : port_backend::automatic;
 }
 
 } // namespace asio_notify

@@ -92,6 +92,27 @@ BOOST_AUTO_TEST_CASE(supported_and_has_a_descriptor)
   BOOST_TEST(an::is_supported());
   an::port p;
   BOOST_TEST(p.native_handle() >= 0);
+  BOOST_TEST((p.backend() == an::port_backend::epoll));
+}
+
+// epoll is the only backend here: Windows' are refused cleanly, whatever the environment.
+BOOST_AUTO_TEST_CASE(windows_backends_are_not_supported)
+{
+  BOOST_TEST(an::is_supported(an::port_backend::epoll));
+  BOOST_TEST(an::is_supported(an::port_backend::automatic));
+  for (an::port_backend b : {an::port_backend::psn, an::port_backend::afd})
+  {
+    BOOST_TEST_CONTEXT(an::to_string(b))
+    {
+      BOOST_TEST(!an::is_supported(b));
+      boost::system::error_code ec;
+      an::port p(b, ec);
+      BOOST_TEST(ec == boost::asio::error::operation_not_supported);
+      BOOST_TEST((p.backend() == an::port_backend::automatic));
+      BOOST_CHECK_THROW(an::port{b}, boost::system::system_error);
+    }
+  }
+  BOOST_TEST(an::port(an::port_backend::epoll).native_handle() >= 0);
 }
 
 // The port's descriptor is readable exactly when a packet may be dequeued (what lets an

@@ -595,6 +595,12 @@ BOOST_AUTO_TEST_CASE(tcp_hangup_on_peer_close)
   send_bytes(c.server.get()); // readable, but that is not a hangup
   expect_nothing(p);
   c.server.reset();
+  if (disconnect_waits_for_unread_data(p))
+  {
+    BOOST_TEST_MESSAGE("Wine's AFD: the hangup shows once the unread data is read");
+    expect_nothing(p); // the gap itself: when Wine closes it, this fails and the mark goes
+    BOOST_TEST(drain(c.client.get()) == 1u);
+  }
   expect_notification(p, &key, events::hangup);
   // Level: re-armed, the condition still holds.
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::hangup, level_oneshot)));

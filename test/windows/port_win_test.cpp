@@ -34,6 +34,10 @@ inline std::ostream& boost_test_print_type(std::ostream& os, events e)
 {
   return os << "events(0x" << std::hex << static_cast<unsigned>(e) << std::dec << ")";
 }
+inline std::ostream& boost_test_print_type(std::ostream& os, port_backend b)
+{
+  return os << to_string(b);
+}
 inline std::ostream& boost_test_print_type(std::ostream& os, packet_kind k)
 {
   return os << (k == packet_kind::user ? "user" : "notification");
@@ -86,6 +90,7 @@ struct fake_script
   DWORD return_value = ERROR_SUCCESS;
   std::vector<DWORD> registration_results; // by entry index of each call; default success
   std::vector<OVERLAPPED_ENTRY> entries;   // returned by the first dequeuing call
+  DWORD fail_calls_with_more_than_one_entry = ERROR_SUCCESS; // a whole-batch failure
 };
 
 fake_script* script = nullptr;
@@ -102,6 +107,8 @@ DWORD WSAAPI fake_psn(HANDLE, UINT32 count, sock_notify_registration* regs, UINT
   c.entries_null = entries == nullptr;
   c.received_null = received == nullptr;
   script->calls.push_back(c);
+  if (count > 1 && script->fail_calls_with_more_than_one_entry != ERROR_SUCCESS)
+    return script->fail_calls_with_more_than_one_entry;
   for (UINT32 i = 0; i < count; ++i)
     regs[i].registration_result =
         i < script->registration_results.size() ? script->registration_results[i] : ERROR_SUCCESS;
@@ -110,7 +117,13 @@ DWORD WSAAPI fake_psn(HANDLE, UINT32 count, sock_notify_registration* regs, UINT
   if (completion_count == 0)
     return ERROR_SUCCESS;
   if (script->entries.empty())
-    return WAIT_TIMEOUT;
+  {
+    // Nothing to dequeue: a timeout, early (after half the wait, as real waits may end
+    // early) and with either code the documentation names.
+    if (timeout_ms != INFINITE)
+      std::this_thread::sleep_for(milliseconds(timeout_ms / 2));
+    return script->calls.size() % 2 ? WAIT_TIMEOUT : ERROR_TIMEOUT;
+  }
   const ULONG n = std::min<ULONG>(completion_count, static_cast<ULONG>(script->entries.size()));
   std::copy_n(script->entries.begin(), n, entries);
   script->entries.erase(script->entries.begin(), script->entries.begin() + n);
@@ -128,7 +141,7 @@ struct faked_port
   {
     script = &s;
     boost::asio_notify::detail::set_process_socket_notifications_for_testing(&fake_psn);
-    port = std::make_unique<an::port>();
+    port = std::make_unique<an::port>(an::port_backend::psn);
     psn_double::install();
   }
   ~faked_port() { script = nullptr; }
@@ -330,36 +343,39 @@ BOOST_AUTO_TEST_CASE(call_failure_reaches_ec_and_every_entry)
 }
 
 // Timeouts: 0 polls, infinite is INFINITE, finite ones pass through (clamped below
-// INFINITE); WAIT_TIMEOUT is zero packets and no error. An empty packet span asks PSN to
-// dequeue nothing and never to wait.
+// INFINITE); a timeout (WAIT_TIMEOUT or ERROR_TIMEOUT) is zero packets and no error. An empty
+// packet span asks PSN to dequeue nothing and never to wait.
 BOOST_AUTO_TEST_CASE(timeouts_are_mapped)
 {
   faked_port f;
   std::array<an::packet, 3> out;
-  boost::system::error_code ec = boost::asio::error::already_open;
-  BOOST_TEST(f.port->dequeue(out, milliseconds(0), ec) == 0u);
-  BOOST_TEST(!ec);
-  BOOST_TEST(f.port->dequeue(out, milliseconds(250), ec) == 0u);
-  BOOST_TEST(f.port->dequeue(out, an::port::infinite, ec) == 0u); // the fake times out anyway
-  BOOST_TEST(f.port->dequeue(out, milliseconds(-5), ec) == 0u);
-  BOOST_TEST(f.port->dequeue(out, std::chrono::hours(24 * 365 * 200), ec) == 0u);
-  BOOST_TEST(!ec);
-  BOOST_TEST_REQUIRE(f.s.calls.size() == 5u);
-  BOOST_TEST(f.s.calls[0].timeout_ms == 0u);
-  BOOST_TEST(f.s.calls[1].timeout_ms == 250u);
-  BOOST_TEST(f.s.calls[2].timeout_ms == INFINITE);
-  BOOST_TEST(f.s.calls[3].timeout_ms == 0u);
-  BOOST_TEST(f.s.calls[4].timeout_ms == INFINITE - 1);
-  for (const fake_call& c : f.s.calls)
-  {
-    BOOST_TEST(c.completion_count == 3u);
-    BOOST_TEST(c.registration_count == 0u);
-    BOOST_TEST(c.registrations_null);
-    BOOST_TEST(!c.entries_null);
-    BOOST_TEST(!c.received_null);
-  }
-  f.s.calls.clear();
   int k = 0;
+  boost::system::error_code ec = boost::asio::error::already_open;
+  const auto first_timeout = [&](milliseconds timeout, bool with_packet) {
+    f.s.calls.clear();
+    if (with_packet) // the endless waits end with a packet
+      f.s.entries = {notification_entry(&k, psn::register_event_in)};
+    BOOST_TEST(f.port->dequeue(out, timeout, ec) == (with_packet ? 1u : 0u));
+    BOOST_TEST(!ec);
+    BOOST_TEST_REQUIRE(!f.s.calls.empty());
+    for (const fake_call& c : f.s.calls)
+    {
+      BOOST_TEST(c.completion_count == 3u);
+      BOOST_TEST(c.registration_count == 0u);
+      BOOST_TEST(c.registrations_null);
+      BOOST_TEST(!c.entries_null);
+      BOOST_TEST(!c.received_null);
+    }
+    return f.s.calls.front().timeout_ms;
+  };
+  BOOST_TEST(first_timeout(milliseconds(0), false) == 0u);
+  BOOST_TEST(f.s.calls.size() == 1u);
+  BOOST_TEST(first_timeout(milliseconds(-5), false) == 0u);
+  BOOST_TEST(f.s.calls.size() == 1u);
+  BOOST_TEST(first_timeout(milliseconds(250), false) == 250u);
+  BOOST_TEST(first_timeout(an::port::infinite, true) == INFINITE);
+  BOOST_TEST(first_timeout(std::chrono::hours(24 * 365 * 200), true) == INFINITE - 1);
+  f.s.calls.clear();
   an::registration r = entry(5, &k, an::events::in);
   BOOST_TEST(f.port->process({&r, 1}, {}, an::port::infinite, ec) == 0u);
   BOOST_TEST_REQUIRE(f.s.calls.size() == 1u);
@@ -367,42 +383,102 @@ BOOST_AUTO_TEST_CASE(timeouts_are_mapped)
   BOOST_TEST(f.s.calls[0].timeout_ms == 0u);
 }
 
-// Packets: NULL lpOverlapped is a notification (events from dwNumberOfBytesTransferred, bits
-// outside SOCK_NOTIFY_* dropped); the port's own marker is a user packet; anything else (an
-// overlapped I/O completion, a notification without events) is not the port's and skipped.
+// A wait that ends early (the fake returns after half of each wait) goes on for what is
+// left, with the remaining time, and ends with zero packets and no error once it is spent.
+BOOST_AUTO_TEST_CASE(early_timeouts_are_waited_out)
+{
+  faked_port f;
+  std::array<an::packet, 2> out;
+  boost::system::error_code ec;
+  const auto start = std::chrono::steady_clock::now();
+  BOOST_TEST(f.port->dequeue(out, milliseconds(200), ec) == 0u);
+  BOOST_TEST(!ec);
+  BOOST_TEST((std::chrono::steady_clock::now() - start >= milliseconds(150)));
+  BOOST_TEST_REQUIRE(f.s.calls.size() >= 2u);
+  BOOST_TEST(f.s.calls[0].timeout_ms == 200u);
+  for (std::size_t i = 1; i < f.s.calls.size(); ++i)
+    BOOST_TEST(f.s.calls[i].timeout_ms <= f.s.calls[i - 1].timeout_ms); // what is left
+}
+
+// Packets: lpOverlapped of a notification is never read (documented only as reserved), so
+// a notification whose lpOverlapped holds anything at all is still a notification, its
+// events from dwNumberOfBytesTransferred with bits outside SOCK_NOTIFY_* dropped; the port's
+// own marker makes a user packet; an entry without a known event bit reports nothing.
 BOOST_AUTO_TEST_CASE(packets_are_translated)
 {
   faked_port f;
   int k1 = 0, k2 = 0, k3 = 0;
-  OVERLAPPED foreign{};
-  OVERLAPPED_ENTRY io = notification_entry(&k3, 512);
-  io.lpOverlapped = &foreign;
+  OVERLAPPED reserved{};
+  OVERLAPPED_ENTRY with_reserved_field = notification_entry(&k3, psn::register_event_out);
+  with_reserved_field.lpOverlapped = &reserved;
   f.s.entries = {notification_entry(&k1, psn::register_event_in | psn::event_err | 0x100),
-                 io,
+                 with_reserved_field,
                  notification_entry(&k2, 0),
+                 notification_entry(&k2, 0x200),
                  notification_entry(&k2, psn::event_remove)};
   std::array<an::packet, 8> out;
-  BOOST_TEST_REQUIRE(f.port->dequeue(out, milliseconds(0)) == 2u);
+  BOOST_TEST_REQUIRE(f.port->dequeue(out, milliseconds(0)) == 3u);
   BOOST_TEST(out[0].key == &k1);
   BOOST_TEST(out[0].kind == an::packet_kind::notification);
   BOOST_TEST((out[0].events == (an::events::in | an::events::error)));
-  BOOST_TEST(out[1].key == &k2);
-  BOOST_TEST((out[1].events == an::events::remove));
+  BOOST_TEST(out[1].key == &k3);
+  BOOST_TEST(out[1].kind == an::packet_kind::notification);
+  BOOST_TEST((out[1].events == an::events::out));
+  BOOST_TEST(out[2].key == &k2);
+  BOOST_TEST((out[2].events == an::events::remove));
 }
 
-// A wait that dequeued only foreign packets keeps waiting for the rest of its timeout.
-BOOST_AUTO_TEST_CASE(foreign_packets_do_not_end_a_wait)
+// A wait that dequeued only entries without events keeps waiting for the rest of its timeout.
+BOOST_AUTO_TEST_CASE(entries_without_events_do_not_end_a_wait)
 {
   faked_port f;
   int k = 0;
-  OVERLAPPED foreign{};
-  OVERLAPPED_ENTRY io = notification_entry(&k, 1);
-  io.lpOverlapped = &foreign;
-  f.s.entries = {io};
+  f.s.entries = {notification_entry(&k, 0x200)};
   std::array<an::packet, 2> out;
   BOOST_TEST(f.port->dequeue(out, milliseconds(200)) == 0u);
-  BOOST_TEST_REQUIRE(f.s.calls.size() == 2u);
+  BOOST_TEST_REQUIRE(f.s.calls.size() >= 2u);
   BOOST_TEST(f.s.calls[1].timeout_ms <= 200u);
+}
+
+// A call that fails as a whole with several entries is repeated entry by entry, so one bad
+// entry does not fail the others (whether PSN fails an entry or the call is undocumented).
+BOOST_AUTO_TEST_CASE(whole_batch_failure_is_retried_entry_by_entry)
+{
+  faked_port f;
+  f.s.fail_calls_with_more_than_one_entry = ERROR_INVALID_HANDLE;
+  f.s.registration_results = {WSAENOTSOCK};
+  int k = 0;
+  std::array<an::registration, 3> batch = {entry(1, &k, an::events::in),
+                                           entry(2, &k, an::events::in),
+                                           entry(3, &k, an::events::out)};
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 4u); // the batch, then each entry alone
+  BOOST_TEST(f.s.calls[0].registration_count == 3u);
+  for (std::size_t i = 1; i < 4; ++i)
+  {
+    BOOST_TEST(f.s.calls[i].registration_count == 1u);
+    BOOST_TEST(f.s.calls[i].registrations[0].socket == static_cast<SOCKET>(i));
+  }
+  // Each alone got the fake's first result: WSAENOTSOCK.
+  for (const an::registration& r : batch)
+    BOOST_TEST(r.result == win32(WSAENOTSOCK));
+}
+
+// A per-entry result in the NTSTATUS family is converted to its Win32 code.
+BOOST_AUTO_TEST_CASE(ntstatus_entry_results_are_converted)
+{
+  faked_port f;
+  f.s.registration_results = {0xC0000008 /* STATUS_INVALID_HANDLE */, ERROR_NOT_FOUND};
+  int k = 0;
+  std::array<an::registration, 2> batch = {entry(1, &k, an::events::in),
+                                           entry(2, &k, an::events::in, an::operation::remove)};
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST(batch[0].result == win32(ERROR_INVALID_HANDLE));
+  BOOST_TEST(batch[1].result == boost::asio::error::not_found);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -414,13 +490,11 @@ BOOST_AUTO_TEST_SUITE(port_windows_with_double)
 BOOST_AUTO_TEST_CASE(port_is_a_completion_port)
 {
   BOOST_TEST(an::is_supported());
-  an::port p;
+  an::port p(an::port_backend::psn);
+  BOOST_TEST(p.backend() == an::port_backend::psn);
   BOOST_TEST_REQUIRE(p.native_handle() != nullptr);
-  // User packets come back through the port's own marker; a packet someone else posts on
-  // the completion port with an OVERLAPPED of theirs is not the port's.
-  OVERLAPPED theirs{};
-  int mine = 0, other = 0;
-  BOOST_TEST_REQUIRE(::PostQueuedCompletionStatus(p.native_handle(), 3, reinterpret_cast<ULONG_PTR>(&other), &theirs));
+  // User packets come back through the port's own marker, value and key intact.
+  int mine = 0;
   p.post(&mine, 0xfffffffe);
   std::array<an::packet, 4> out;
   BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(1000)) == 1u);
@@ -431,7 +505,7 @@ BOOST_AUTO_TEST_CASE(port_is_a_completion_port)
 
 BOOST_AUTO_TEST_CASE(register_dequeue_oneshot_remove)
 {
-  an::port p;
+  an::port p(an::port_backend::psn);
   auto [client, server] = tcp_pair();
   int key = 0;
   an::registration r = entry(client.native(), &key, an::events::in | an::events::hangup);
@@ -464,7 +538,7 @@ BOOST_AUTO_TEST_CASE(register_dequeue_oneshot_remove)
 // then as many remove packets, each exactly once.
 BOOST_AUTO_TEST_CASE(many_registrations_and_removes)
 {
-  an::port p;
+  an::port p(an::port_backend::psn);
   constexpr int n = 100;
   std::vector<socket_handle> sockets;
   std::vector<int> keys(n);
@@ -506,7 +580,7 @@ BOOST_AUTO_TEST_CASE(many_registrations_and_removes)
 // A thread blocked with an infinite timeout wakes for a post and for socket readiness.
 BOOST_AUTO_TEST_CASE(infinite_wait_wakes)
 {
-  an::port p;
+  an::port p(an::port_backend::psn);
   auto [client, server] = tcp_pair();
   int key = 0, user = 0;
   an::registration r =

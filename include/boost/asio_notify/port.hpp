@@ -22,9 +22,39 @@
 namespace boost {
 namespace asio_notify {
 
-/// True when this system provides socket state notifications: always on Linux (emulated on
-/// epoll); on Windows when `ProcessSocketNotifications` exists (build 20348 and later).
+/** The system facility a port is built on.
+
+    - `psn`: Windows' `ProcessSocketNotifications` (build 20348 and later: Windows 11,
+      Server 2022). The contract is the operating system's.
+    - `afd`: Windows' `IOCTL_AFD_POLL` on a `\Device\Afd` helper handle, the readiness
+      mechanism of wepoll, libuv and mio; for Windows 10, Server 2019 and Wine. The contract
+      is emulated on polls that complete in the port; see doc/windows.md for the two things
+      it does differently (edge triggering is sampled; a socket closed without `remove` keeps
+      its slot until its handle value is reused or the port is destroyed).
+    - `epoll`: Linux; the contract emulated on an epoll instance and an eventfd.
+    - `automatic`: on Windows the environment variable `BOOST_ASIO_NOTIFY_PORT` (`psn` or
+      `afd`) when set, else `psn` where it exists, else `afd`; `epoll` on Linux.
+*/
+enum class port_backend
+{
+  automatic,
+  psn,
+  afd,
+  epoll
+};
+
+/// The backend's name: `automatic`, `psn`, `afd` or `epoll`.
+BOOST_ASIO_NOTIFY_DECL const char* to_string(port_backend b) noexcept;
+
+/// The name of the environment variable that picks the `automatic` backend on Windows.
+constexpr const char* port_backend_variable = "BOOST_ASIO_NOTIFY_PORT";
+
+/// True when a port can be created here: always on Linux (emulated on epoll); on Windows
+/// when `ProcessSocketNotifications` exists or AFD polling works.
 BOOST_ASIO_NOTIFY_DECL bool is_supported() noexcept;
+
+/// True when a port with backend `b` can be created here (`automatic`: see `is_supported()`).
+BOOST_ASIO_NOTIFY_DECL bool is_supported(port_backend b) noexcept;
 
 /** A notification port: the socket state notification contract of
     `ProcessSocketNotifications` on every platform.
@@ -63,6 +93,13 @@ public:
 
   /// Create a port, reporting failure in `ec`; the port is unusable when `ec` is set.
   BOOST_ASIO_NOTIFY_DECL explicit port(boost::system::error_code& ec);
+
+  /// Create a port on backend `b`. Throws `boost::system::system_error`, with
+  /// `boost::asio::error::operation_not_supported` where `is_supported(b)` is false.
+  BOOST_ASIO_NOTIFY_DECL explicit port(port_backend b);
+
+  /// Create a port on backend `b`, reporting failure in `ec`.
+  BOOST_ASIO_NOTIFY_DECL port(port_backend b, boost::system::error_code& ec);
 
   /// Close the port. Outstanding registrations are dropped without `remove` packets.
   BOOST_ASIO_NOTIFY_DECL ~port();
@@ -107,8 +144,15 @@ public:
   /// Queue a user packet, throwing `boost::system::system_error` on failure.
   BOOST_ASIO_NOTIFY_DECL void post(void* key, std::uint32_t value = 0);
 
-  /// The underlying kernel object; see `native_handle_type`.
+  /// The underlying kernel object; see `native_handle_type`. On Windows the completion
+  /// port belongs to the port: wait on it or inspect it, but associate no other handle with
+  /// it (the contract documents a notification's `lpOverlapped` only as reserved, so a
+  /// completion of someone else's overlapped I/O could not be told from a notification).
   BOOST_ASIO_NOTIFY_DECL native_handle_type native_handle() const noexcept;
+
+  /// The backend this port runs on (never `automatic`); `automatic` for a port whose
+  /// construction failed.
+  BOOST_ASIO_NOTIFY_DECL port_backend backend() const noexcept;
 
   /// The backend's internal state; defined in the backend's source file.
   struct impl;

@@ -1,0 +1,815 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The AFD backend of the Windows port: the socket state notification contract emulated on
+// IOCTL_AFD_POLL, for systems without ProcessSocketNotifications (Windows 10, Server 2019,
+// Wine). The mechanism is the one wepoll, libuv, mio and smol-rs/polling use:
+//
+// - a helper handle on `\Device\Afd` is associated with the port's completion port; a poll
+//   (IOCTL_AFD_POLL through NtDeviceIoControlFile) names one socket's base handle and an
+//   event mask, and completes through the port when one of those events holds;
+// - a poll is one-shot by nature: persistent registrations submit their next poll when a
+//   thread next dequeues (so a level-triggered condition is sampled then, as epoll's ready
+//   list is); one-shot ones stop after the packet they report;
+// - each registration has at most one poll in flight. Its memory (the IO_STATUS_BLOCK and
+//   the AFD_POLL_INFO the kernel writes) lives in the registration, which is freed only when
+//   that poll's completion has been dequeued, never while the kernel may still write it;
+// - changing a registration narrows nothing in flight: a completion is filtered by the
+//   registration's state when it is dequeued. A change that needs more events than the poll
+//   in flight waits for cancels it, and the completion (STATUS_CANCELLED) submits the new one;
+// - REMOVE: without a poll in flight the REMOVE packet is posted at once; with one, the poll
+//   is cancelled and its completion becomes the REMOVE packet, so nothing follows it;
+// - a close of the socket completes its poll with AFD_POLL_LOCAL_CLOSE whatever the mask:
+//   the registration ends silently (rule 4).
+//
+// Where AFD cannot honour the contract exactly (doc/windows.md):
+// - edge triggering: AFD reports states, not changes. An edge registration stops asking
+//   for an event it has reported until the event is seen false again, which is sampled with
+//   WSAPoll by dequeuing threads (at each dequeue and every edge_sample_interval while they
+//   wait). An edge whose condition goes false and true between two samples is reported
+//   once, not twice; the reactor's default on Windows (one-shot level) never needs this;
+// - a socket closed without `remove` while its registration has no poll in flight (a fired
+//   one-shot, a disabled registration) leaves its slot in the port until the handle value
+//   is registered again (the slot is recognised as stale by the socket's file identity) or
+//   the port is destroyed; nothing is reported for it either way;
+// - Wine (8.0) reports a peer's disconnect only once the data before it has been read, and
+//   never reports ICMP errors on UDP sockets.
+//
+// The NT functions are resolved from ntdll.dll at run time and the AFD definitions are the
+// project's own (no SDK header declares them), as in every other user of AFD polling.
+
+#include "port_win_common.hpp"
+
+#include <boost/asio_notify/detail/win_psn.hpp>
+
+#include <boost/asio/error.hpp>
+
+#include <mswsock.h> // SIO_BASE_HANDLE, SIO_BSP_HANDLE_POLL
+#include <winternl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+namespace win {
+
+namespace {
+
+using boost::system::error_code;
+
+// --- AFD and the NT functions -------------------------------------------------------------
+
+constexpr ULONG ioctl_afd_poll = 0x00012024;
+
+constexpr ULONG afd_poll_receive = 0x0001;
+constexpr ULONG afd_poll_send = 0x0004;
+constexpr ULONG afd_poll_disconnect = 0x0008;
+constexpr ULONG afd_poll_abort = 0x0010;
+constexpr ULONG afd_poll_local_close = 0x0020;
+constexpr ULONG afd_poll_accept = 0x0080;
+constexpr ULONG afd_poll_connect_fail = 0x0100;
+
+constexpr NTSTATUS status_success = 0;
+constexpr NTSTATUS status_pending = 0x00000103;
+constexpr NTSTATUS status_cancelled = static_cast<NTSTATUS>(0xC0000120);
+
+bool nt_success(NTSTATUS s) noexcept { return s >= 0; }
+
+struct afd_poll_handle_info
+{
+  HANDLE handle;
+  ULONG events;
+  NTSTATUS status;
+};
+
+struct afd_poll_info
+{
+  LARGE_INTEGER timeout;
+  ULONG number_of_handles;
+  ULONG exclusive;
+  afd_poll_handle_info handles[1];
+};
+
+using nt_create_file_fn = NTSTATUS(NTAPI*)(PHANDLE, ACCESS_MASK, POBJECT_ATTRIBUTES,
+                                           PIO_STATUS_BLOCK, PLARGE_INTEGER, ULONG, ULONG,
+                                           ULONG, ULONG, PVOID, ULONG);
+using nt_device_io_control_file_fn = NTSTATUS(NTAPI*)(HANDLE, HANDLE, PVOID, PVOID,
+                                                      PIO_STATUS_BLOCK, ULONG, PVOID, ULONG,
+                                                      PVOID, ULONG);
+using nt_cancel_io_file_ex_fn = NTSTATUS(NTAPI*)(HANDLE, PIO_STATUS_BLOCK, PIO_STATUS_BLOCK);
+using rtl_nt_status_to_dos_error_fn = ULONG(NTAPI*)(NTSTATUS);
+
+struct nt_functions
+{
+  nt_create_file_fn create_file = nullptr;
+  nt_device_io_control_file_fn device_io_control_file = nullptr;
+  nt_cancel_io_file_ex_fn cancel_io_file_ex = nullptr;
+  rtl_nt_status_to_dos_error_fn status_to_dos_error = nullptr;
+
+  bool complete() const noexcept
+  {
+    return create_file && device_io_control_file && cancel_io_file_ex && status_to_dos_error;
+  }
+};
+
+template <class F>
+F ntdll_function(HMODULE ntdll, const char* name) noexcept
+{
+  // Through void(*)(), the type GCC accepts as a cast between unrelated function types.
+  return reinterpret_cast<F>(reinterpret_cast<void (*)()>(::GetProcAddress(ntdll, name)));
+}
+
+const nt_functions& nt() noexcept
+{
+  static const nt_functions functions = []() noexcept {
+    nt_functions f;
+    if (const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll"))
+    {
+      f.create_file = ntdll_function<nt_create_file_fn>(ntdll, "NtCreateFile");
+      f.device_io_control_file =
+          ntdll_function<nt_device_io_control_file_fn>(ntdll, "NtDeviceIoControlFile");
+      f.cancel_io_file_ex = ntdll_function<nt_cancel_io_file_ex_fn>(ntdll, "NtCancelIoFileEx");
+      f.status_to_dos_error =
+          ntdll_function<rtl_nt_status_to_dos_error_fn>(ntdll, "RtlNtStatusToDosError");
+    }
+    return f;
+  }();
+  return functions;
+}
+
+error_code nt_error(NTSTATUS status) noexcept
+{
+  const DWORD code = nt().status_to_dos_error(status);
+  if (code == ERROR_INVALID_HANDLE)
+    return boost::asio::error::bad_descriptor;
+  return win32_error(code);
+}
+
+// Opens a helper handle on \Device\Afd: the file the polls are issued on.
+HANDLE open_afd_helper(error_code& ec) noexcept
+{
+  if (!nt().complete())
+  {
+    ec = boost::asio::error::operation_not_supported;
+    return nullptr;
+  }
+  wchar_t name[] = L"\\Device\\Afd\\BoostAsioNotify";
+  UNICODE_STRING path;
+  path.Buffer = name;
+  path.Length = static_cast<USHORT>((sizeof(name) / sizeof(name[0]) - 1) * sizeof(wchar_t));
+  path.MaximumLength = static_cast<USHORT>(sizeof(name));
+  OBJECT_ATTRIBUTES attributes{};
+  attributes.Length = sizeof(attributes);
+  attributes.ObjectName = &path;
+  IO_STATUS_BLOCK iosb{};
+  HANDLE helper = nullptr;
+  const NTSTATUS status = nt().create_file(&helper, SYNCHRONIZE, &attributes, &iosb, nullptr, 0,
+                                           FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_OPEN, 0,
+                                           nullptr, 0);
+  if (!nt_success(status))
+  {
+    ec = boost::asio::error::operation_not_supported; // no usable AFD (Wine before 7.13)
+    return nullptr;
+  }
+  return helper;
+}
+
+// The handle AFD knows a socket by: the base provider's, beneath any layered provider.
+SOCKET base_handle(SOCKET s, error_code& ec) noexcept
+{
+  for (DWORD ioctl : {DWORD(SIO_BASE_HANDLE), DWORD(SIO_BSP_HANDLE_POLL)})
+  {
+    SOCKET base = INVALID_SOCKET;
+    DWORD bytes = 0;
+    if (::WSAIoctl(s, ioctl, nullptr, 0, &base, sizeof(base), &bytes, nullptr, nullptr) == 0 &&
+        base != INVALID_SOCKET)
+      return base;
+    if (::WSAGetLastError() == WSAENOTSOCK)
+      break;
+  }
+  ec = boost::asio::error::bad_descriptor;
+  return INVALID_SOCKET;
+}
+
+// --- a socket's identity ------------------------------------------------------------------
+
+// A socket's file identity (Wine: the Unix socket's inode), so that a handle value that was
+// closed and reused is not mistaken for the socket it named before. All zero where the
+// system gives none; then only handle values tell sockets apart.
+struct socket_identity
+{
+  FILE_ID_INFO id{};
+
+  bool operator==(const socket_identity& o) const noexcept
+  {
+    return std::memcmp(&id, &o.id, sizeof(id)) == 0;
+  }
+  bool operator!=(const socket_identity& o) const noexcept { return !(*this == o); }
+};
+
+socket_identity identify(SOCKET s) noexcept
+{
+  socket_identity i;
+  if (!::GetFileInformationByHandleEx(reinterpret_cast<HANDLE>(s), FileIdInfo, &i.id, sizeof(i.id)))
+    i = socket_identity{};
+  return i;
+}
+
+// --- registrations ------------------------------------------------------------------------
+
+// What happens to a registration's poll when it completes.
+enum class fate
+{
+  live,    // report what it found and poll again as the registration asks
+  removed, // it becomes the REMOVE packet, then the registration is freed
+  dropped  // the registration is freed silently (closed socket, stale handle, port closing)
+};
+
+struct afd_registration
+{
+  // The memory the kernel writes while a poll is in flight. The IO_STATUS_BLOCK comes first:
+  // the completion's lpOverlapped points at it, and so at the registration.
+  IO_STATUS_BLOCK iosb{};
+  afd_poll_info info{};
+
+  SOCKET socket = INVALID_SOCKET; // as registered
+  SOCKET base = INVALID_SOCKET;   // as AFD knows it
+  socket_identity identity;
+  void* key = nullptr;
+  events filter = events::none;
+  trigger triggers = trigger::none;
+  bool enabled = false;
+  events reported = events::none; // edge: reported and not yet seen false
+  fate end = fate::live;
+  bool in_flight = false;
+  bool cancel_sent = false;
+  ULONG in_flight_mask = 0;
+
+  bool edge() const noexcept { return has_any(triggers, trigger::edge); }
+  bool oneshot() const noexcept { return has_any(triggers, trigger::oneshot); }
+};
+static_assert(std::is_standard_layout<afd_registration>::value,
+              "a completion's lpOverlapped is converted back to its registration");
+
+afd_registration* registration_of(LPOVERLAPPED o) noexcept
+{
+  return reinterpret_cast<afd_registration*>(o);
+}
+
+// The AFD events a registration asks for now; 0 when it asks for nothing. A closed socket
+// completes any poll (AFD_POLL_LOCAL_CLOSE), so every poll also learns of closes.
+ULONG wanted_mask(const afd_registration& r) noexcept
+{
+  if (r.end != fate::live || !r.enabled)
+    return 0;
+  const events wanted = r.filter & ~r.reported;
+  ULONG mask = afd_poll_local_close;
+  if (!has_any(r.reported, events::error))
+    mask |= afd_poll_abort | afd_poll_connect_fail; // rule 9: whatever the filter
+  if (has_any(wanted, events::in))
+    mask |= afd_poll_receive | afd_poll_accept | afd_poll_disconnect;
+  if (has_any(wanted, events::out))
+    mask |= afd_poll_send;
+  if (has_any(wanted, events::hangup))
+    mask |= afd_poll_disconnect | afd_poll_abort;
+  return mask;
+}
+
+// What a completed poll found, as the contract's events (before the registration's filter).
+// A reset (ABORT) makes every direction ready and is an error, as a reset socket is on
+// epoll; a failed connect is an error without OUT (what Pony saw from PSN); a graceful
+// disconnect makes the socket readable (end of stream) and hung up.
+events to_events(ULONG afd) noexcept
+{
+  events e = events::none;
+  if (afd & (afd_poll_receive | afd_poll_accept))
+    e = e | events::in;
+  if (afd & afd_poll_send)
+    e = e | events::out;
+  if (afd & afd_poll_disconnect)
+    e = e | events::in | events::hangup;
+  if (afd & afd_poll_abort)
+    e = e | events::in | events::out | events::hangup | events::error;
+  if (afd & afd_poll_connect_fail)
+    e = e | events::error;
+  return e;
+}
+
+// --- one port per socket (rule 1) ---------------------------------------------------------
+
+class afd_port;
+
+// Which port each registered socket belongs to, for the whole process. Locked after a
+// port's own mutex, never before.
+class socket_owners
+{
+public:
+  // Claims `s` for `p`; false while another port holds the same socket.
+  bool claim(SOCKET s, const socket_identity& id, const afd_port* p)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = owners_.find(s);
+    if (it != owners_.end() && it->second.port != p && it->second.identity == id)
+      return false;
+    owners_[s] = owner{p, id}; // new, or a stale claim on a closed socket's handle value
+    return true;
+  }
+
+  void release(SOCKET s, const afd_port* p)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = owners_.find(s);
+    if (it != owners_.end() && it->second.port == p)
+      owners_.erase(it);
+  }
+
+private:
+  struct owner
+  {
+    const afd_port* port;
+    socket_identity identity;
+  };
+  std::mutex mutex_;
+  std::unordered_map<SOCKET, owner> owners_;
+};
+
+socket_owners& owners()
+{
+  static socket_owners* table = new socket_owners; // never destroyed: ports may outlive statics
+  return *table;
+}
+
+// The completion key of the helper handle, and the lpOverlapped of a REMOVE packet that is
+// posted because no poll was in flight: addresses nothing else produces.
+char afd_completion_key;
+OVERLAPPED remove_packet_marker{};
+
+// How often a dequeuing thread samples reported edge conditions while it waits.
+constexpr DWORD edge_sample_interval_ms = 10;
+
+// --- the port -----------------------------------------------------------------------------
+
+class afd_port final : public port::impl
+{
+public:
+  afd_port() = default;
+
+  bool open(error_code& ec) noexcept
+  {
+    if (!open_completion_port(ec))
+      return false;
+    helper_ = open_afd_helper(ec);
+    if (!helper_)
+      return false;
+    if (!::CreateIoCompletionPort(helper_, iocp, reinterpret_cast<ULONG_PTR>(&afd_completion_key), 0) ||
+        !::SetFileCompletionNotificationModes(helper_, FILE_SKIP_SET_EVENT_ON_HANDLE))
+    {
+      ec = last_error();
+      return false;
+    }
+    return true;
+  }
+
+  ~afd_port() override
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto& entry : table_)
+      {
+        afd_registration* r = entry.second;
+        owners().release(r->socket, this);
+        if (r->in_flight)
+          r->end = fate::dropped; // freed when its completion comes back, below
+        else
+          delete r;
+      }
+      table_.clear();
+      rearm_.clear();
+    }
+    if (helper_)
+    {
+      drain_polls();
+      ::CloseHandle(helper_);
+    }
+  }
+
+  port_backend backend() const noexcept override { return port_backend::afd; }
+
+  std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
+                      std::chrono::milliseconds timeout, error_code& ec) override
+  {
+    if (!regs.empty())
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (registration& r : regs)
+        if (!(r.result = validate(r)))
+          r.result = apply(r);
+    }
+    if (packets.empty())
+      return 0;
+    const wait_budget budget(timeout);
+    OVERLAPPED_ENTRY entries[packet_batch];
+    const ULONG wanted = static_cast<ULONG>(std::min(packets.size(), packet_batch));
+    for (;;)
+    {
+      DWORD wait = budget.left_ms();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        arm_completed();
+        if (!edge_watch_.empty())
+        {
+          sample_edges();
+          wait = std::min(wait, edge_sample_interval_ms);
+        }
+      }
+      ULONG received = 0;
+      if (!::GetQueuedCompletionStatusEx(iocp, entries, wanted, &received, wait, FALSE))
+      {
+        const DWORD e = ::GetLastError();
+        if (e != WAIT_TIMEOUT)
+        {
+          ec = win32_error(e);
+          return 0;
+        }
+        received = 0;
+      }
+      std::size_t n = 0;
+      if (received != 0)
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (ULONG i = 0; i < received; ++i)
+          if (complete(entries[i], packets[n]))
+            ++n;
+      }
+      if (n != 0 || budget.expired())
+        return n;
+    }
+  }
+
+private:
+  static constexpr std::size_t packet_batch = 64;
+
+  // --- registrations (mutex_ held) ---
+
+  error_code apply(const registration& r)
+  {
+    const SOCKET s = static_cast<SOCKET>(r.socket);
+    if (r.operation == operation::enable)
+      return enable(s, r);
+    afd_registration* reg = find(s);
+    if (!reg)
+      return boost::asio::error::not_found;
+    if (r.operation == operation::disable)
+    {
+      reg->enabled = false; // a poll in flight is filtered when it completes
+      unwatch(reg);
+      return {};
+    }
+    forget(reg);
+    if (reg->in_flight)
+    {
+      reg->end = fate::removed;
+      cancel(reg);
+    }
+    else
+    {
+      post_remove(reg->key);
+      delete reg;
+    }
+    return {};
+  }
+
+  error_code enable(SOCKET s, const registration& r)
+  {
+    afd_registration* reg = find(s);
+    if (reg && reg->key != r.key)
+      return boost::asio::error::invalid_argument; // rule 2: remove, then register anew
+    if (!reg)
+    {
+      error_code ec;
+      const SOCKET base = base_handle(s, ec);
+      if (ec)
+        return ec;
+      const socket_identity id = identify(s);
+      if (!owners().claim(s, id, this))
+        return boost::asio::error::already_open; // rule 1: another port's socket
+      reg = new afd_registration;
+      reg->socket = s;
+      reg->base = base;
+      reg->identity = id;
+      reg->key = r.key;
+      table_[s] = reg;
+    }
+    reg->filter = r.filter;
+    reg->triggers = r.triggers;
+    reg->enabled = true;
+    reg->reported = events::none;
+    unwatch(reg);
+    return arm_or_end(reg);
+  }
+
+  // The live registration of `s`, or null. A registration whose handle value now names
+  // another socket (closed without remove, then reused) is dropped on the way.
+  afd_registration* find(SOCKET s)
+  {
+    const auto it = table_.find(s);
+    if (it == table_.end())
+      return nullptr;
+    afd_registration* reg = it->second;
+    if (identify(s) == reg->identity)
+      return reg;
+    forget(reg);
+    drop(reg);
+    return nullptr;
+  }
+
+  // Takes a registration out of the table (and the process-wide owners); it stays alive
+  // for its poll in flight, if any.
+  void forget(afd_registration* reg)
+  {
+    table_.erase(reg->socket);
+    owners().release(reg->socket, this);
+    unwatch(reg);
+    rearm_.erase(reg);
+  }
+
+  // Frees a forgotten registration now, or when its poll in flight completes.
+  void drop(afd_registration* reg)
+  {
+    if (reg->in_flight)
+    {
+      reg->end = fate::dropped;
+      cancel(reg);
+    }
+    else
+      delete reg;
+  }
+
+  // --- polls (mutex_ held) ---
+
+  // Makes the poll in flight cover what the registration asks for.
+  error_code arm(afd_registration* reg)
+  {
+    const ULONG mask = wanted_mask(*reg);
+    if (reg->in_flight)
+    {
+      if ((mask & ~reg->in_flight_mask) != 0)
+        cancel(reg); // its completion submits the wider poll
+      return {};
+    }
+    return mask ? submit(reg, mask) : error_code();
+  }
+
+  // arm(), ending the registration when its socket can no longer be polled (closed).
+  error_code arm_or_end(afd_registration* reg)
+  {
+    const error_code ec = arm(reg);
+    if (ec)
+    {
+      forget(reg);
+      drop(reg);
+    }
+    return ec;
+  }
+
+  error_code submit(afd_registration* reg, ULONG mask)
+  {
+    reg->info.timeout.QuadPart = (std::numeric_limits<LONGLONG>::max)();
+    reg->info.number_of_handles = 1;
+    reg->info.exclusive = FALSE;
+    reg->info.handles[0].handle = reinterpret_cast<HANDLE>(reg->base);
+    reg->info.handles[0].events = mask;
+    reg->info.handles[0].status = 0;
+    reg->iosb.Status = status_pending;
+    const NTSTATUS status = nt().device_io_control_file(
+        helper_, nullptr, nullptr, &reg->iosb, &reg->iosb, ioctl_afd_poll, &reg->info,
+        sizeof(reg->info), &reg->info, sizeof(reg->info));
+    // Pending or done at once, the completion comes through the port (the helper does not
+    // skip the port on success).
+    if (status != status_pending && !nt_success(status))
+      return nt_error(status);
+    reg->in_flight = true;
+    reg->cancel_sent = false;
+    reg->in_flight_mask = mask;
+    ++in_flight_;
+    return {};
+  }
+
+  void cancel(afd_registration* reg) noexcept
+  {
+    if (!reg->in_flight || reg->cancel_sent)
+      return;
+    IO_STATUS_BLOCK cancel_iosb{};
+    nt().cancel_io_file_ex(helper_, &reg->iosb, &cancel_iosb); // STATUS_NOT_FOUND: done already
+    reg->cancel_sent = true;
+  }
+
+  void post_remove(void* key) noexcept
+  {
+    ::PostQueuedCompletionStatus(iocp, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
+                                 &remove_packet_marker);
+  }
+
+  // --- completions (mutex_ held) ---
+
+  // Turns one dequeued entry into a packet; false when it reports nothing.
+  bool complete(const OVERLAPPED_ENTRY& e, packet& out)
+  {
+    out.key = reinterpret_cast<void*>(e.lpCompletionKey);
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    if (e.lpOverlapped == &user_packet_marker)
+    {
+      out.events = events::none;
+      out.value = e.dwNumberOfBytesTransferred;
+      out.kind = packet_kind::user;
+      return true;
+    }
+    if (e.lpOverlapped == &remove_packet_marker)
+    {
+      out.events = events::remove;
+      return true;
+    }
+    if (e.lpCompletionKey != reinterpret_cast<ULONG_PTR>(&afd_completion_key) || !e.lpOverlapped)
+      return false; // not the port's
+    return poll_completed(registration_of(e.lpOverlapped), out);
+  }
+
+  bool poll_completed(afd_registration* reg, packet& out)
+  {
+    reg->in_flight = false;
+    --in_flight_;
+    if (reg->end == fate::dropped)
+    {
+      delete reg;
+      return false;
+    }
+    out.key = reg->key;
+    if (reg->end == fate::removed)
+    {
+      out.events = events::remove; // rule 3: the last packet of the registration
+      delete reg;
+      return true;
+    }
+    const NTSTATUS status = reg->iosb.Status;
+    const ULONG found = nt_success(status) && reg->info.number_of_handles != 0
+                            ? reg->info.handles[0].events
+                            : 0;
+    if ((found & afd_poll_local_close) || (!nt_success(status) && status != status_cancelled))
+    {
+      forget(reg); // rule 4: closed, and the registration went with it
+      delete reg;
+      return false;
+    }
+    const events now = to_events(found) & (reg->filter | events::error) & ~reg->reported;
+    const bool report = reg->enabled && now != events::none;
+    if (report)
+    {
+      out.events = now;
+      if (reg->oneshot())
+        reg->enabled = false; // rule 7
+      if (reg->edge())
+        watch(reg, now);
+    }
+    rearm_.insert(reg);
+    return report;
+  }
+
+  // Polls again for the registrations whose poll completed. Not at once: a level-triggered
+  // condition is sampled when a thread next dequeues, as epoll's ready list is, so data
+  // read between two dequeues is not reported from a poll that completed before the read.
+  void arm_completed()
+  {
+    arming_.assign(rearm_.begin(), rearm_.end());
+    rearm_.clear();
+    for (afd_registration* reg : arming_)
+      arm_or_end(reg);
+  }
+
+  // --- edge emulation (mutex_ held) ---
+
+  void watch(afd_registration* reg, events reported)
+  {
+    reg->reported = reg->reported | reported;
+    edge_watch_.insert(reg);
+  }
+
+  void unwatch(afd_registration* reg)
+  {
+    reg->reported = events::none;
+    edge_watch_.erase(reg);
+  }
+
+  // Which reported conditions no longer hold: those are asked for again, so their next
+  // rise is reported.
+  void sample_edges()
+  {
+    sampled_.assign(edge_watch_.begin(), edge_watch_.end());
+    poll_fds_.resize(sampled_.size());
+    for (std::size_t i = 0; i < sampled_.size(); ++i)
+      poll_fds_[i] = WSAPOLLFD{sampled_[i]->socket, POLLRDNORM | POLLWRNORM, 0};
+    if (::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) == SOCKET_ERROR)
+      return;
+    for (std::size_t i = 0; i < sampled_.size(); ++i)
+    {
+      afd_registration* reg = sampled_[i];
+      const SHORT r = poll_fds_[i].revents;
+      if (r & POLLNVAL)
+        continue; // closed: its poll's LOCAL_CLOSE ends it
+      events holding = events::none;
+      if (r & (POLLRDNORM | POLLHUP | POLLERR))
+        holding = holding | events::in;
+      if (r & POLLWRNORM)
+        holding = holding | events::out;
+      if (r & POLLHUP)
+        holding = holding | events::hangup;
+      if (r & POLLERR)
+        holding = holding | events::error;
+      const events fallen = reg->reported & ~holding;
+      if (fallen == events::none)
+        continue;
+      reg->reported = reg->reported & ~fallen;
+      if (reg->reported == events::none)
+        edge_watch_.erase(reg);
+      arm_or_end(reg);
+    }
+  }
+
+  // Cancels every poll and waits (bounded) for their completions, so no registration is
+  // freed while the kernel may still write into it. One that never completes is leaked
+  // rather than freed under the kernel.
+  void drain_polls() noexcept
+  {
+    IO_STATUS_BLOCK cancel_iosb{};
+    nt().cancel_io_file_ex(helper_, nullptr, &cancel_iosb);
+    for (int quiet_rounds = 0; in_flight_ != 0 && quiet_rounds < 50;)
+    {
+      OVERLAPPED_ENTRY entries[packet_batch];
+      ULONG received = 0;
+      if (!::GetQueuedCompletionStatusEx(iocp, entries, packet_batch, &received, 100, FALSE))
+      {
+        ++quiet_rounds;
+        continue;
+      }
+      for (ULONG i = 0; i < received; ++i)
+        if (entries[i].lpCompletionKey == reinterpret_cast<ULONG_PTR>(&afd_completion_key) &&
+            entries[i].lpOverlapped)
+        {
+          afd_registration* reg = registration_of(entries[i].lpOverlapped);
+          --in_flight_;
+          delete reg; // every registration is dropped or removed by now
+        }
+    }
+  }
+
+  std::mutex mutex_;
+  HANDLE helper_ = nullptr;
+  std::unordered_map<SOCKET, afd_registration*> table_;
+  std::unordered_set<afd_registration*> edge_watch_;
+  std::unordered_set<afd_registration*> rearm_; // completed, to be polled again
+  std::vector<afd_registration*> sampled_;
+  std::vector<afd_registration*> arming_;
+  std::vector<WSAPOLLFD> poll_fds_;
+  std::size_t in_flight_ = 0;
+};
+
+} // namespace
+
+bool afd_available() noexcept
+{
+  static const bool available = []() noexcept {
+    if (start_winsock())
+      return false;
+    error_code ec;
+    const HANDLE helper = open_afd_helper(ec);
+    if (!helper)
+      return false;
+    ::CloseHandle(helper);
+    return true;
+  }();
+  return available;
+}
+
+std::unique_ptr<port::impl, port::impl_deleter> open_afd_port(error_code& ec)
+{
+  std::unique_ptr<afd_port, port::impl_deleter> p(new afd_port);
+  if (!p->open(ec))
+    return nullptr;
+  return std::unique_ptr<port::impl, port::impl_deleter>(p.release());
+}
+
+} // namespace win
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost

@@ -1,0 +1,106 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// What the two Windows backends of the port share: the port's state is a completion port
+// behind an abstract `port::impl`, made by ProcessSocketNotifications (port_win.cpp) or by
+// IOCTL_AFD_POLL (port_afd.cpp); user packets, Winsock start-up, error and timeout
+// conversions are the same for both.
+#ifndef BOOST_ASIO_NOTIFY_SRC_PORT_WIN_COMMON_HPP
+#define BOOST_ASIO_NOTIFY_SRC_PORT_WIN_COMMON_HPP
+
+#include "port_backend.hpp"
+
+#include <winsock2.h>
+#include <windows.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+namespace boost {
+namespace asio_notify {
+
+/// A Windows port: a completion port and the backend that fills it with packets.
+struct port::impl
+{
+  HANDLE iocp = nullptr;
+
+  impl() = default;
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+  virtual ~impl();
+
+  /// Which backend this is.
+  virtual port_backend backend() const noexcept = 0;
+
+  /// `port::process`, with `ec` cleared by the caller.
+  virtual std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
+                              std::chrono::milliseconds timeout,
+                              boost::system::error_code& ec) = 0;
+
+  /// Queue a user packet: the same for every backend (see user_packet_marker).
+  void post(void* key, std::uint32_t value, boost::system::error_code& ec) noexcept;
+
+protected:
+  /// Creates `iocp`; false (and `ec` set) on failure.
+  bool open_completion_port(boost::system::error_code& ec) noexcept;
+};
+
+namespace detail {
+namespace win {
+
+/// A Win32 error as an error_code; "not registered" is the contract's `not_found`.
+boost::system::error_code win32_error(DWORD code) noexcept;
+
+/// `GetLastError()` as an error_code.
+boost::system::error_code last_error() noexcept;
+
+/// Starts Winsock once for the process (cleaned up at exit).
+boost::system::error_code start_winsock() noexcept;
+
+/// The `lpOverlapped` of every user packet: an address only this library produces, so a
+/// user packet is recognised by a field the port sets itself. Never read or written through.
+extern OVERLAPPED user_packet_marker;
+
+/// A port timeout as a Win32 one: `port::infinite` -> INFINITE; otherwise clamped to
+/// [0, INFINITE - 1].
+DWORD to_wait_ms(std::chrono::milliseconds timeout) noexcept;
+
+/// The time left of a wait that began at `start`; `port::infinite` stays infinite. Waits
+/// may end early (smol-rs/polling saw a 1 s ProcessSocketNotifications return after 991 ms),
+/// so a backend waits again for what is left rather than trusting one call.
+class wait_budget
+{
+public:
+  explicit wait_budget(std::chrono::milliseconds timeout) noexcept
+      : timeout_(timeout), start_(std::chrono::steady_clock::now())
+  {
+  }
+
+  /// What is left, as a Win32 timeout; 0 once the time is up.
+  DWORD left_ms() const noexcept;
+
+  /// Whether any time is left.
+  bool expired() const noexcept { return left_ms() == 0; }
+
+private:
+  std::chrono::milliseconds timeout_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// The AFD backend, or null and `ec` set (`operation_not_supported` where the system has no
+/// usable `\Device\Afd`).
+std::unique_ptr<port::impl, port::impl_deleter> open_afd_port(boost::system::error_code& ec);
+
+/// Whether an AFD helper handle can be opened here (checked once).
+bool afd_available() noexcept;
+
+} // namespace win
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif
