@@ -186,10 +186,14 @@ error_code require_windows_build_20348() noexcept
 // ASSUMED: nothing about the family. An unofficial header says per-entry results are
 // NTSTATUS values, so a value with the NTSTATUS error severity (0xC0000000) is converted by
 // ntdll's RtlNtStatusToDosError; any other value is taken as a Win32 code.
+// Whichever code says "not a socket", the entry reports the contract's bad_descriptor.
 error_code entry_result(DWORD result) noexcept
 {
   if (result == ERROR_SUCCESS)
     return {};
+  if (result == ERROR_INVALID_HANDLE || result == WSAENOTSOCK || result == WSAEBADF ||
+      result == 0xC0000008u /* STATUS_INVALID_HANDLE */)
+    return boost::asio::error::bad_descriptor;
   if ((result & 0xC0000000u) == 0xC0000000u)
   {
     using convert_fn = ULONG(WINAPI*)(LONG);
@@ -249,11 +253,15 @@ detail::sock_notify_registration to_native(const registration& r) noexcept
   if (r.operation == operation::enable)
   {
     // The filter and the triggers mean something to enable only; the others get zeros.
-    // ASSUMED: ENABLE always carries exactly one of ONESHOT/PERSISTENT and one of
-    // LEVEL/EDGE (validate() insists), the form every known user sends, so whether PSN
-    // accepts LEVEL or EDGE alone (Microsoft's samples do it) does not matter.
+    // ASSUMED: whether PSN accepts LEVEL or EDGE without ONESHOT/PERSISTENT is open
+    // (Microsoft's samples do it; an unofficial header says it needs exactly one). The port
+    // lets callers leave it out, meaning persistent, and always sends PERSISTENT then: the
+    // form every known user sends, so PSN's answer to the short form does not matter.
+    trigger t = r.triggers;
+    if (!has_any(t, trigger::oneshot | trigger::persistent))
+      t = t | trigger::persistent;
     n.event_filter = detail::to_bits(r.filter);
-    n.trigger_flags = detail::to_bits(r.triggers);
+    n.trigger_flags = detail::to_bits(t);
   }
   return n;
 }

@@ -117,6 +117,17 @@ inline bool refused_by_other_port(const boost::system::error_code& ec)
 #endif
 }
 
+/// Rule 2's answer to ENABLE with another key on a live registration. The emulations (epoll,
+/// AFD) refuse it with `invalid_argument`. For ProcessSocketNotifications Microsoft says only
+/// "to change it, remove and re-register": refused or ignored, so there any error passes, and
+/// so does success (ignored: the registration is enabled again, still with its old key).
+inline bool key_change_refused_or_ignored(const an::port& p, const boost::system::error_code& ec)
+{
+  if (p.backend() == an::port_backend::psn)
+    return true;
+  return ec == boost::asio::error::invalid_argument;
+}
+
 /// Wine's AFD (8.0) reports a peer's disconnect only once the data that came before it has
 /// been read (shared/reference/psn-field-notes.md): the one known gap of the AFD backend
 /// under Wine. True exactly where that gap applies, so tests mark that case and no other.

@@ -259,7 +259,8 @@ BOOST_AUTO_TEST_CASE(entries_and_results)
   BOOST_TEST(r0.event_filter == (psn::register_event_in | psn::register_event_hangup));
   BOOST_TEST(r0.operation == psn::op_enable);
   BOOST_TEST(r0.trigger_flags == (psn::trigger_level | psn::trigger_oneshot));
-  BOOST_TEST(c.registrations[1].trigger_flags == psn::trigger_edge);
+  // Neither one-shot nor persistent means persistent, and PSN is told so explicitly.
+  BOOST_TEST(c.registrations[1].trigger_flags == (psn::trigger_edge | psn::trigger_persistent));
   BOOST_TEST(c.registrations[2].operation == psn::op_disable);
   BOOST_TEST(c.registrations[2].event_filter == 0);
   BOOST_TEST(c.registrations[2].trigger_flags == 0);
@@ -267,7 +268,7 @@ BOOST_AUTO_TEST_CASE(entries_and_results)
   BOOST_TEST(c.registrations[3].event_filter == 0);
 
   BOOST_TEST(!batch[0].result);
-  BOOST_TEST(batch[1].result == boost::asio::error::not_socket); // WSAENOTSOCK
+  BOOST_TEST(batch[1].result == boost::asio::error::bad_descriptor); // WSAENOTSOCK: not a socket
   BOOST_TEST(batch[2].result == boost::asio::error::not_found); // ERROR_NOT_FOUND, as the contract names it
   BOOST_TEST(batch[3].result == boost::asio::error::invalid_argument); // WSAEINVAL
 }
@@ -288,7 +289,7 @@ BOOST_AUTO_TEST_CASE(invalid_entries_are_not_passed)
   BOOST_TEST_REQUIRE(f.s.calls.size() == 1u);
   BOOST_TEST_REQUIRE(f.s.calls[0].registration_count == 1u);
   BOOST_TEST(f.s.calls[0].registrations[0].socket == SOCKET(11));
-  BOOST_TEST(batch[0].result == boost::asio::error::not_socket);
+  BOOST_TEST(batch[0].result == boost::asio::error::bad_descriptor); // WSAENOTSOCK
   BOOST_TEST(batch[1].result == boost::asio::error::invalid_argument);
   BOOST_TEST(batch[2].result == boost::asio::error::invalid_argument);
 
@@ -461,24 +462,28 @@ BOOST_AUTO_TEST_CASE(whole_batch_failure_is_retried_entry_by_entry)
     BOOST_TEST(f.s.calls[i].registration_count == 1u);
     BOOST_TEST(f.s.calls[i].registrations[0].socket == static_cast<SOCKET>(i));
   }
-  // Each alone got the fake's first result: WSAENOTSOCK.
+  // Each alone got the fake's first result: WSAENOTSOCK, the contract's bad_descriptor.
   for (const an::registration& r : batch)
-    BOOST_TEST(r.result == win32(WSAENOTSOCK));
+    BOOST_TEST(r.result == boost::asio::error::bad_descriptor);
 }
 
-// A per-entry result in the NTSTATUS family is converted to its Win32 code.
+// A per-entry result in the NTSTATUS family is converted to its Win32 code; "not a socket"
+// is bad_descriptor in either family.
 BOOST_AUTO_TEST_CASE(ntstatus_entry_results_are_converted)
 {
   faked_port f;
-  f.s.registration_results = {0xC0000008 /* STATUS_INVALID_HANDLE */, ERROR_NOT_FOUND};
+  f.s.registration_results = {0xC0000022 /* STATUS_ACCESS_DENIED */, ERROR_NOT_FOUND,
+                              0xC0000008 /* STATUS_INVALID_HANDLE */};
   int k = 0;
-  std::array<an::registration, 2> batch = {entry(1, &k, an::events::in),
-                                           entry(2, &k, an::events::in, an::operation::remove)};
+  std::array<an::registration, 3> batch = {entry(1, &k, an::events::in),
+                                           entry(2, &k, an::events::in, an::operation::remove),
+                                           entry(3, &k, an::events::in)};
   boost::system::error_code ec;
   f.port->apply(batch, ec);
   BOOST_TEST(!ec);
-  BOOST_TEST(batch[0].result == win32(ERROR_INVALID_HANDLE));
+  BOOST_TEST(batch[0].result == win32(ERROR_ACCESS_DENIED));
   BOOST_TEST(batch[1].result == boost::asio::error::not_found);
+  BOOST_TEST(batch[2].result == boost::asio::error::bad_descriptor); // not a socket, any family
 }
 
 BOOST_AUTO_TEST_SUITE_END()
