@@ -139,7 +139,7 @@ void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
 
 struct reactor_core::impl final : packet_handler
 {
-  explicit impl(const reactor_options& o) : options(o)
+  explicit impl(const reactor_options& o) : options(o), the_port(o.backend)
   {
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(boost::asio::error::invalid_argument,

@@ -45,6 +45,18 @@ std::size_t parse_positive(const std::string& key, const std::string& value)
   return n;
 }
 
+bool parse_backend(const std::string& value, port_backend& b)
+{
+  for (port_backend candidate : {port_backend::automatic, port_backend::psn, port_backend::afd,
+                                 port_backend::epoll})
+    if (value == to_string(candidate))
+    {
+      b = candidate;
+      return true;
+    }
+  return false;
+}
+
 void apply_option(reactor_options& o, const std::string& key, const std::string& value)
 {
   if (key == "driver" && value == to_string(driver_kind::inline_driver))
@@ -56,6 +68,8 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
   else if (key == "trigger" && (value == "oneshot_level" || value == "persistent_edge"))
     o.trigger = value == "oneshot_level" ? trigger_strategy::oneshot_level
                                          : trigger_strategy::persistent_edge;
+  else if (key == "backend" && parse_backend(value, o.backend))
+    ;
   else if (key == "batch")
     o.batch_size = parse_positive(key, value);
   else if (key == "threads")
@@ -63,7 +77,8 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
   else
     bad_option("unknown setting '" + key + "=" + value +
                "' (driver=inline|inline_portable|thread, "
-               "trigger=oneshot_level|persistent_edge, batch=N, threads=N)");
+               "trigger=oneshot_level|persistent_edge, batch=N, threads=N, "
+               "backend=automatic|psn|afd|epoll)");
 }
 
 } // namespace

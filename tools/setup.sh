@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 python3-yaml
   libboost1.81-dev libboost-test1.81-dev libboost1.81-tools-dev
   libssl-dev openssl libcurl4-openssl-dev curl wrk
   strace gnuplot-nox

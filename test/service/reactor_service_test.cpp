@@ -94,9 +94,14 @@ BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
   BOOST_TEST((o.trigger == an::trigger_strategy::oneshot_level));
   BOOST_TEST(o.batch_size == 7u);
   BOOST_TEST(o.threads == 3u);
+  BOOST_TEST((o.backend == an::port_backend::automatic));
   const an::reactor_options d = an::parse_reactor_options("");
   BOOST_TEST(d.batch_size == an::reactor_options().batch_size);
-  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue", "driver"})
+  for (an::port_backend b : {an::port_backend::automatic, an::port_backend::psn,
+                             an::port_backend::afd, an::port_backend::epoll})
+    BOOST_TEST((an::parse_reactor_options(std::string("backend=") + an::to_string(b)).backend == b));
+  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue", "driver",
+                          "backend=kqueue"})
   {
     try
     {
@@ -109,6 +114,26 @@ BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
       BOOST_TEST(std::string(e.what()).find("BOOST_ASIO_NOTIFY_REACTOR") != std::string::npos);
     }
   }
+}
+
+// The reactor's port runs on the backend its options name; one this system lacks makes the
+// reactor's construction fail with operation_not_supported, before any socket exists.
+BOOST_AUTO_TEST_CASE(the_port_backend_is_an_option)
+{
+  {
+    asio::io_context ioc;
+    an::reactor_options o;
+    o.backend = an::port_backend::epoll;
+    auto& r = asio::make_service<an::reactor>(ioc, o);
+    BOOST_TEST((r.options().backend == an::port_backend::epoll));
+  }
+  asio::io_context ioc;
+  an::reactor_options o;
+  o.backend = an::port_backend::afd; // Windows'
+  BOOST_CHECK_EXCEPTION(asio::make_service<an::reactor>(ioc, o), boost::system::system_error,
+                        [](const boost::system::system_error& e) {
+                          return e.code() == asio::error::operation_not_supported;
+                        });
 }
 
 BOOST_AUTO_TEST_CASE(options_come_from_the_environment)

@@ -8,6 +8,7 @@
 #define BOOST_ASIO_NOTIFY_REACTOR_HPP
 
 #include <boost/asio_notify/detail/config.hpp>
+#include <boost/asio_notify/port.hpp>
 
 #include <boost/asio/execution_context.hpp>
 
@@ -94,12 +95,17 @@ struct reactor_options
   /// How many reactor threads the `thread` driver runs (each blocks in the port and hands
   /// the packets it dequeues to the sockets' execution context).
   std::size_t threads = default_reactor_threads();
+
+  /// Which system facility the reactor's port is built on (see `port_backend`; on Windows
+  /// `psn` or `afd`, chosen automatically by default).
+  port_backend backend = port_backend::automatic;
 };
 
 /** Options parsed from a specification such as
     `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
     starting from `base`. Keys: `driver` (`inline`, `inline_portable` or `thread`), `trigger`
-    (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers).
+    (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
+    `backend` (`automatic`, `psn`, `afd` or `epoll`).
     Throws `boost::system::system_error` with `invalid_argument`, naming the bad part. */
 BOOST_ASIO_NOTIFY_DECL reactor_options parse_reactor_options(const std::string& spec,
                                                              reactor_options base = {});
