@@ -53,6 +53,7 @@ error_code to_asio_error(DWORD err)
 
 error_code last_error() { return to_asio_error(static_cast<DWORD>(::WSAGetLastError())); }
 
+
 // Run a call that reports SOCKET_ERROR on failure; retries WSAEINTR (blocking hooks).
 template <class Call>
 auto checked(error_code& ec, Call call) -> decltype(call())
@@ -79,6 +80,21 @@ WSABUF* as_wsabuf(const native_buffer* bufs)
 }
 
 DWORD buffer_count(std::size_t count) { return static_cast<DWORD>(std::min(count, max_buffers)); }
+
+// What a receive returns. A datagram that did not fit (WSAEMSGSIZE, ERROR_MORE_DATA) filled
+// the buffers and lost the rest: success with that count, as Asio's Windows receive and
+// POSIX recv report it. The count is the buffers' size, since WSARecv need not set it with
+// that error (Wine leaves it 0).
+std::size_t received(DWORD bytes, const native_buffer* bufs, std::size_t count, error_code& ec)
+{
+  if (ec != boost::asio::error::message_size)
+    return ec ? 0 : bytes;
+  ec = {};
+  std::size_t capacity = 0;
+  for (DWORD i = 0; i < buffer_count(count); ++i)
+    capacity += as_wsabuf(bufs)[i].len;
+  return capacity;
+}
 
 } // namespace
 
@@ -115,6 +131,10 @@ void check_socket(native_socket_type s, error_code& ec)
   checked(ec, [&] {
     return ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len);
   });
+  // Winsock answers WSAENOTSOCK for an invalid or closed handle, where POSIX says EBADF:
+  // both mean "no such socket", which the contract (and Asio on POSIX) calls bad_descriptor.
+  if (ec == boost::asio::error::not_socket)
+    ec = boost::asio::error::bad_descriptor;
 }
 
 void set_non_blocking(native_socket_type s, bool on, error_code& ec)
@@ -243,7 +263,7 @@ std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, m
     return ::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes, &f,
                      nullptr, nullptr);
   });
-  return ec ? 0 : bytes;
+  return received(bytes, bufs, count, ec);
 }
 
 std::size_t send(native_socket_type s, const native_buffer* bufs, std::size_t count,
@@ -268,7 +288,7 @@ std::size_t recvfrom(native_socket_type s, native_buffer* bufs, std::size_t coun
                          static_cast<sockaddr*>(addr), &l, nullptr, nullptr);
   });
   len = static_cast<std::size_t>(l);
-  return ec ? 0 : bytes;
+  return received(bytes, bufs, count, ec);
 }
 
 std::size_t sendto(native_socket_type s, const native_buffer* bufs, std::size_t count,

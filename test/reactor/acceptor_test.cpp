@@ -15,8 +15,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <sys/socket.h>
-
 namespace {
 
 void check_connected(tcp::socket& accepted, tcp::socket& client)
@@ -72,8 +70,7 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(!ra.value());
 
   // From a native listening socket.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
+  const native_socket fd = open_native_socket(SOCK_STREAM);
   tcp::acceptor e(ioc, tcp::v4(), fd);
   BOOST_TEST(e.native_handle() == fd);
   e.bind(loopback_tcp());
@@ -89,7 +86,7 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST((f.get_executor() == strand));
 
   // Moves.
-  const int cfd = c.native_handle();
+  const native_socket cfd = c.native_handle();
   tcp::acceptor moved(std::move(c));
   BOOST_TEST(moved.native_handle() == cfd);
   BOOST_TEST(!c.is_open()); // NOLINT(bugprone-use-after-move)
@@ -128,7 +125,9 @@ BOOST_AUTO_TEST_CASE(address_in_use)
 {
   asio::io_context ioc;
   tcp::acceptor a(ioc, loopback_tcp());
+#if !defined(_WIN32) // Windows' SO_REUSEADDR may bind a port in use (Wine: WSAEACCES)
   CHECK_THROWS_EC(tcp::acceptor(ioc, a.local_endpoint()), asio::error::address_in_use);
+#endif
   tcp::acceptor b(ioc, tcp::v4());
   error_code ec;
   b.bind(a.local_endpoint(), ec);
@@ -452,9 +451,9 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
   tcp::socket s(ioc);
   a.async_accept(s, capture(pending));
   drain(ioc);
-  const int fd = a.release();
+  const native_socket fd = a.release();
   BOOST_TEST(!a.is_open());
-  BOOST_TEST(fd_is_open(fd));
+  BOOST_TEST(socket_is_open(fd));
   BOOST_TEST(run_until_done(ioc, pending));
   CHECK_EC(pending.ec, asio::error::operation_aborted);
 
@@ -475,6 +474,7 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
   CHECK_EC(ec, asio::error::already_open);
 }
 
+#if !defined(_WIN32) // provoked through RLIMIT_NOFILE, which Windows does not have
 BOOST_AUTO_TEST_CASE(accept_error_leaves_acceptor_usable)
 {
   // With the descriptor limit at the lowest free descriptor, accept fails with EMFILE
@@ -537,6 +537,7 @@ BOOST_AUTO_TEST_CASE(accept_error_leaves_acceptor_usable)
   BOOST_TEST(move_calls == 1);
   BOOST_TEST(again.calls == 1);
 }
+#endif
 
 BOOST_AUTO_TEST_CASE(accept_loop)
 {

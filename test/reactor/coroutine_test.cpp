@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(errors_are_thrown)
     }
     catch (const system_error& e)
     {
-      CHECK_EC(e.code(), asio::error::connection_reset);
+      CHECK_EC(e.code(), peer_reset_read_error());
     }
 
     tcp::socket closed(co_await asio::this_coro::executor);

@@ -13,8 +13,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <sys/socket.h>
-
 namespace {
 
 std::string read_exactly(tcp::socket& s, std::size_t n)
@@ -47,7 +45,11 @@ BOOST_AUTO_TEST_CASE(types)
   static_assert(std::is_same_v<tcp::socket, sockets::basic_stream_socket<tcp>>);
   static_assert(std::is_nothrow_move_constructible_v<tcp::socket>);
   static_assert(!std::is_copy_constructible_v<tcp::socket>);
+#if defined(_WIN32)
+  static_assert(std::is_same_v<tcp::socket::native_handle_type, SOCKET>);
+#else
   static_assert(std::is_same_v<tcp::socket::native_handle_type, int>);
+#endif
   BOOST_TEST(tcp::v4().family() == AF_INET);
   BOOST_TEST(tcp::v6().family() == AF_INET6);
 }
@@ -74,7 +76,8 @@ BOOST_AUTO_TEST_CASE(construct_with_protocol)
   tcp::socket s(ioc, tcp::v4());
   BOOST_TEST(s.is_open());
   BOOST_TEST(s.native_handle() >= 0);
-  BOOST_TEST(fd_is_open(s.native_handle()));
+  BOOST_TEST(socket_is_open(s.native_handle()));
+#if !defined(_WIN32) // Winsock has no local endpoint before bind (getsockname: WSAEINVAL)
   BOOST_TEST((s.local_endpoint().protocol() == tcp::v4()));
 
   tcp::socket s6(ioc.get_executor());
@@ -82,6 +85,7 @@ BOOST_AUTO_TEST_CASE(construct_with_protocol)
   s6.open(tcp::v6(), ec);
   if (!ec) // a host without IPv6 may refuse; that is not the socket's fault
     BOOST_TEST((s6.local_endpoint().protocol() == tcp::v6()));
+#endif
 }
 
 BOOST_AUTO_TEST_CASE(construct_with_endpoint_binds)
@@ -97,8 +101,7 @@ BOOST_AUTO_TEST_CASE(construct_with_native_handle)
 {
   asio::io_context ioc;
   tcp::acceptor acceptor(ioc, loopback_tcp());
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
+  const native_socket fd = open_native_socket(SOCK_STREAM);
   tcp::socket s(ioc, tcp::v4(), fd);
   BOOST_TEST(s.is_open());
   BOOST_TEST(s.native_handle() == fd);
@@ -116,7 +119,7 @@ BOOST_AUTO_TEST_CASE(open_close_double_close)
   tcp::socket s(ioc);
   s.open(tcp::v4());
   BOOST_TEST(s.is_open());
-  const int fd = s.native_handle();
+  const native_socket fd = s.native_handle();
 
   error_code ec;
   s.open(tcp::v4(), ec);
@@ -126,7 +129,7 @@ BOOST_AUTO_TEST_CASE(open_close_double_close)
 
   s.close();
   BOOST_TEST(!s.is_open());
-  BOOST_TEST(!fd_is_open(fd));
+  BOOST_TEST(!socket_is_open(fd));
   BOOST_CHECK_NO_THROW(s.close());
   ec = asio::error::would_block;
   s.close(ec);
@@ -531,12 +534,12 @@ BOOST_AUTO_TEST_CASE(connection_reset)
     reset_close(p.client);
     error_code ec;
     p.server.read_some(asio::buffer(buf), ec);
-    CHECK_EC(ec, asio::error::connection_reset);
+    CHECK_EC(ec, peer_reset_read_error());
   }
   {
     auto p = make_tcp_pair(ioc);
     reset_close(p.client);
-    CHECK_THROWS_EC(p.server.read_some(asio::buffer(buf)), asio::error::connection_reset);
+    CHECK_THROWS_EC(p.server.read_some(asio::buffer(buf)), peer_reset_read_error());
   }
   {
     auto p = make_tcp_pair(ioc);
@@ -546,7 +549,7 @@ BOOST_AUTO_TEST_CASE(connection_reset)
     BOOST_TEST(!r.done());
     reset_close(p.client);
     BOOST_TEST(run_until_done(ioc, r));
-    CHECK_EC(r.ec, asio::error::connection_reset);
+    CHECK_EC(r.ec, peer_reset_read_error());
     drain(ioc);
     BOOST_TEST(r.calls == 1);
   }
@@ -640,7 +643,7 @@ BOOST_AUTO_TEST_CASE(non_blocking_modes)
   // the one non_blocking(true) set, so only the descriptor is checked here.)
   s.native_non_blocking(false, ec);
   CHECK_EC(ec, asio::error::invalid_argument);
-  BOOST_TEST(fd_is_nonblocking(s.native_handle()));
+  CHECK_NATIVE_NON_BLOCKING(s.native_handle(), true);
 
   // Async operations still work in user non-blocking mode.
   op_result r;
@@ -657,10 +660,10 @@ BOOST_AUTO_TEST_CASE(non_blocking_modes)
   // The native mode follows the requests.
   s.native_non_blocking(true);
   BOOST_TEST(s.native_non_blocking());
-  BOOST_TEST(fd_is_nonblocking(s.native_handle()));
+  CHECK_NATIVE_NON_BLOCKING(s.native_handle(), true);
   s.native_non_blocking(false);
   BOOST_TEST(!s.native_non_blocking());
-  BOOST_TEST(!fd_is_nonblocking(s.native_handle()));
+  CHECK_NATIVE_NON_BLOCKING(s.native_handle(), false);
 
   // Synchronous operations block regardless of the native mode...
   std::thread writer([&] {
@@ -713,13 +716,20 @@ BOOST_AUTO_TEST_CASE(at_mark_out_of_band)
 
   // Urgent data makes the socket ready for wait_error (POLLPRI).
   p.server.wait(tcp::socket::wait_error);
+  // at_mark() is SIOCATMARK, as in stock Asio; Winsock's says whether no urgent data is
+  // waiting, not whether the read position is at the mark: its values are POSIX-only here.
+#if !defined(_WIN32)
   BOOST_TEST(!p.server.at_mark());
+#endif
   char buf[8] = {};
   // A read stops at the mark.
   BOOST_TEST(read_exactly(p.server, 2) == "ab");
   error_code ec;
-  BOOST_TEST(p.server.at_mark(ec));
+  [[maybe_unused]] const bool at_mark = p.server.at_mark(ec);
   CHECK_OK(ec);
+#if !defined(_WIN32)
+  BOOST_TEST(at_mark);
+#endif
   BOOST_TEST(p.server.receive(asio::buffer(buf), tcp::socket::message_out_of_band) == 1u);
   BOOST_TEST(buf[0] == 'c');
 }
@@ -728,6 +738,13 @@ BOOST_AUTO_TEST_CASE(shutdown_semantics)
 {
   asio::io_context ioc;
   char buf[8];
+  // What a socket's own shut down directions report: POSIX fails a send with EPIPE and reads
+  // end of file; Winsock fails both with WSAESHUTDOWN (stock Asio reports it as it comes).
+#if defined(_WIN32)
+  const error_code send_shut = asio::error::shut_down, receive_shut = asio::error::shut_down;
+#else
+  const error_code send_shut = asio::error::broken_pipe, receive_shut = asio::error::eof;
+#endif
   {
     // shutdown_send: the peer reads eof, the other direction still works.
     auto p = make_tcp_pair(ioc);
@@ -738,33 +755,33 @@ BOOST_AUTO_TEST_CASE(shutdown_semantics)
     asio::write(p.server, asio::buffer("ok", 2));
     BOOST_TEST(read_exactly(p.client, 2) == "ok");
     p.client.write_some(asio::buffer("x", 1), ec);
-    CHECK_EC(ec, asio::error::broken_pipe);
+    CHECK_EC(ec, send_shut);
   }
   {
-    // shutdown_receive: local reads see eof at once; sending still works.
+    // shutdown_receive: local reads fail at once; sending still works.
     auto p = make_tcp_pair(ioc);
     p.client.shutdown(tcp::socket::shutdown_receive);
     error_code ec;
     p.client.read_some(asio::buffer(buf), ec);
-    CHECK_EC(ec, asio::error::eof);
+    CHECK_EC(ec, receive_shut);
     asio::write(p.client, asio::buffer("up", 2));
     BOOST_TEST(read_exactly(p.server, 2) == "up");
   }
   {
-    // shutdown_both: writing fails with broken_pipe, reading gives eof; async too.
+    // shutdown_both: writing and reading fail; async too.
     auto p = make_tcp_pair(ioc);
     p.client.shutdown(tcp::socket::shutdown_both);
     error_code ec;
     p.client.write_some(asio::buffer("x", 1), ec);
-    CHECK_EC(ec, asio::error::broken_pipe);
+    CHECK_EC(ec, send_shut);
     p.client.read_some(asio::buffer(buf), ec);
-    CHECK_EC(ec, asio::error::eof);
+    CHECK_EC(ec, receive_shut);
     op_result w, r;
     p.client.async_write_some(asio::buffer("x", 1), capture(w));
     p.client.async_read_some(asio::buffer(buf), capture(r));
     BOOST_TEST(run_until_done(ioc, w, r));
-    CHECK_EC(w.ec, asio::error::broken_pipe);
-    CHECK_EC(r.ec, asio::error::eof);
+    CHECK_EC(w.ec, send_shut);
+    CHECK_EC(r.ec, receive_shut);
     p.server.read_some(asio::buffer(buf), ec);
     CHECK_EC(ec, asio::error::eof);
   }
@@ -783,11 +800,11 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
 {
   asio::io_context ioc;
   auto p = make_tcp_pair(ioc);
-  const int fd = p.client.native_handle();
-  const int released = p.client.release();
+  const native_socket fd = p.client.native_handle();
+  const native_socket released = p.client.release();
   BOOST_TEST(released == fd);
   BOOST_TEST(!p.client.is_open());
-  BOOST_TEST(fd_is_open(fd));
+  BOOST_TEST(socket_is_open(fd));
 
   tcp::socket other(ioc);
   other.assign(tcp::v4(), released);
@@ -808,7 +825,7 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
 
   // release(error_code) form.
   error_code ec;
-  const int again = other.release(ec);
+  const native_socket again = other.release(ec);
   CHECK_OK(ec);
   BOOST_TEST(again == fd);
   tcp::socket third(ioc);
@@ -827,12 +844,12 @@ BOOST_AUTO_TEST_CASE(release_with_pending_operations)
   p.client.async_wait(tcp::socket::wait_read, capture(w));
   drain(ioc);
   BOOST_TEST(!r.done());
-  const int fd = p.client.release();
+  const native_socket fd = p.client.release();
   BOOST_TEST(run_until_done(ioc, r, w));
   CHECK_EC(r.ec, asio::error::operation_aborted);
   CHECK_EC(w.ec, asio::error::operation_aborted);
-  BOOST_TEST(fd_is_open(fd));
-  ::close(fd);
+  BOOST_TEST(socket_is_open(fd));
+  close_native_socket(fd);
   drain(ioc);
   BOOST_TEST(r.calls == 1);
   BOOST_TEST(w.calls == 1);
@@ -850,21 +867,22 @@ BOOST_AUTO_TEST_CASE(assign_errors)
   BOOST_CHECK_THROW(s.assign(tcp::v4(), -1), system_error);
   BOOST_TEST(!s.is_open());
 
+#if !defined(_WIN32) // Windows hands out no lowest free number: no handle is known closed
   // A descriptor number that is not open.
   const int stale = lowest_free_fd();
   s.assign(tcp::v4(), stale, ec);
   CHECK_EC(ec, asio::error::bad_descriptor);
   BOOST_TEST(!s.is_open());
+#endif
 
   // Onto an open socket.
   tcp::socket open(ioc, tcp::v4());
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
+  const native_socket fd = open_native_socket(SOCK_STREAM);
   open.assign(tcp::v4(), fd, ec);
   CHECK_EC(ec, asio::error::already_open);
   CHECK_THROWS_EC(open.assign(tcp::v4(), fd), asio::error::already_open);
   BOOST_TEST(open.native_handle() != fd);
-  ::close(fd);
+  close_native_socket(fd);
 }
 
 // ---- moves and executors -----------------------------------------------------------------
@@ -873,7 +891,7 @@ BOOST_AUTO_TEST_CASE(move_construct_and_assign)
 {
   asio::io_context ioc;
   auto p = make_tcp_pair(ioc);
-  const int fd = p.client.native_handle();
+  const native_socket fd = p.client.native_handle();
 
   tcp::socket moved(std::move(p.client));
   BOOST_TEST(moved.is_open());
@@ -883,11 +901,11 @@ BOOST_AUTO_TEST_CASE(move_construct_and_assign)
 
   // Move assignment onto an open socket closes what it held.
   tcp::socket target(ioc, tcp::v4());
-  const int old_fd = target.native_handle();
+  const native_socket old_fd = target.native_handle();
   target = std::move(moved);
   BOOST_TEST(target.native_handle() == fd);
   BOOST_TEST(!moved.is_open()); // NOLINT(bugprone-use-after-move)
-  BOOST_TEST(!fd_is_open(old_fd));
+  BOOST_TEST(!socket_is_open(old_fd));
 
   // The moved socket works, asynchronously too.
   char buf[4] = {};
@@ -905,13 +923,13 @@ BOOST_AUTO_TEST_CASE(move_construct_and_assign)
   // Converting move from a socket with a narrower executor type.
   using ioc_socket = sockets::basic_stream_socket<tcp, asio::io_context::executor_type>;
   ioc_socket narrow(ioc, tcp::v4());
-  const int nfd = narrow.native_handle();
+  const native_socket nfd = narrow.native_handle();
   tcp::socket wide(std::move(narrow));
   BOOST_TEST(wide.native_handle() == nfd);
   BOOST_TEST(!narrow.is_open()); // NOLINT(bugprone-use-after-move)
   ioc_socket narrow2(ioc, tcp::v4());
   wide = std::move(narrow2);
-  BOOST_TEST(!fd_is_open(nfd));
+  BOOST_TEST(!socket_is_open(nfd));
 }
 
 BOOST_AUTO_TEST_CASE(rebind_executor)
@@ -1081,7 +1099,7 @@ BOOST_AUTO_TEST_CASE(reset_after_data_reaches_the_read_after_it)
   BOOST_TEST(run_until_done(ioc, wait));
   reset_close(p.client);
   drain(ioc, 20ms);
-  expect_data_then_error(ioc, p.server, 3, asio::error::connection_reset);
+  expect_data_then_error(ioc, p.server, 3, peer_reset_read_error());
 }
 
 BOOST_AUTO_TEST_CASE(context_destroyed_with_asio_reactor_made_first)
@@ -1127,7 +1145,7 @@ BOOST_AUTO_TEST_CASE(async_wait_error_on_reset)
   BOOST_TEST(p.server.read_some(asio::buffer(buf), ec) == 1u);
   CHECK_OK(ec);
   p.server.read_some(asio::buffer(buf), ec);
-  CHECK_EC(ec, asio::error::connection_reset);
+  CHECK_EC(ec, peer_reset_read_error());
   drain(ioc);
   BOOST_TEST(e.calls == 1);
 }

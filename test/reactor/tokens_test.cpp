@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(use_future_reports_errors_as_exceptions)
   std::future<std::size_t> r = p.server.async_read_some(asio::buffer(buf), asio::use_future);
   reset_close(p.client);
   BOOST_REQUIRE(ready_in_time(r));
-  CHECK_THROWS_EC(r.get(), asio::error::connection_reset);
+  CHECK_THROWS_EC(r.get(), peer_reset_read_error());
 
   auto q = make_tcp_pair(ioc);
   q.client.shutdown(tcp::socket::shutdown_send);

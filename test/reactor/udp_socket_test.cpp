@@ -13,8 +13,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <sys/socket.h>
-
 BOOST_AUTO_TEST_SUITE(udp_socket)
 
 BOOST_AUTO_TEST_CASE(types_and_construction)
@@ -36,8 +34,7 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(c.local_endpoint().port() != 0);
   BOOST_TEST(c.local_endpoint().address() == asio::ip::address_v4::loopback());
 
-  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-  BOOST_REQUIRE(fd >= 0);
+  const native_socket fd = open_native_socket(SOCK_DGRAM);
   udp::socket d(ioc, udp::v4(), fd);
   BOOST_TEST(d.native_handle() == fd);
   d.bind(loopback_udp());
@@ -263,8 +260,19 @@ BOOST_AUTO_TEST_CASE(connection_refused_on_connected_socket)
   char buf[4];
   op_result r;
   s.async_receive(asio::buffer(buf), capture(r));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_EC(r.ec, asio::error::connection_refused);
+  if (wine_afd())
+  {
+    // Wine's gap (helpers.hpp): the error never comes; the receive waits until closed.
+    BOOST_TEST(!run_until(ioc, [&] { return r.done(); }, 500ms));
+    s.close();
+    BOOST_TEST(run_until_done(ioc, r));
+    CHECK_EC(r.ec, asio::error::operation_aborted);
+  }
+  else
+  {
+    BOOST_TEST(run_until_done(ioc, r));
+    CHECK_EC(r.ec, asio::error::connection_refused);
+  }
   drain(ioc);
   BOOST_TEST(r.calls == 1);
 }
@@ -411,7 +419,7 @@ BOOST_AUTO_TEST_CASE(cancel_close_and_release_pending)
   p.a.async_receive(asio::buffer(buf), capture(y));
   drain(ioc);
   const udp::endpoint a_local = p.a.local_endpoint();
-  const int fd = p.a.release();
+  const native_socket fd = p.a.release();
   BOOST_TEST(run_until_done(ioc, y));
   CHECK_EC(y.ec, asio::error::operation_aborted);
   udp::socket again(ioc);
