@@ -69,10 +69,12 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
   "$wine" wineboot -i >/dev/null 2>&1 || true
   "$wineserver" -w || true
 fi
-"$wine" cmd /c exit 0 >/dev/null 2>&1 || { echo "windows-cross: wine cannot run programs" >&2; exit 2; }
 # One wineserver for the whole run: started on demand, it exits a few seconds after its last
 # client, and a test starting in that moment fails to connect ("recvmsg: Connection reset").
-"$wineserver" -p
+# Started before any program runs (-p refuses, status 2, while another server is up).
+"$wineserver" -w || true
+"$wineserver" -p || echo "windows-cross: a wineserver is already running for this prefix"
+"$wine" cmd /c exit 0 >/dev/null 2>&1 || { echo "windows-cross: wine cannot run programs" >&2; exit 2; }
 
 test_status=0
 (cd "$build" && nice -n 5 ctest --output-on-failure -j "$jobs") || test_status=$?
