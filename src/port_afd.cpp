@@ -51,7 +51,6 @@
 #include <winternl.h>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <mutex>
 #include <type_traits>
@@ -108,52 +107,27 @@ using nt_device_io_control_file_fn = NTSTATUS(NTAPI*)(HANDLE, HANDLE, PVOID, PVO
                                                       PIO_STATUS_BLOCK, ULONG, PVOID, ULONG,
                                                       PVOID, ULONG);
 using nt_cancel_io_file_ex_fn = NTSTATUS(NTAPI*)(HANDLE, PIO_STATUS_BLOCK, PIO_STATUS_BLOCK);
-using rtl_nt_status_to_dos_error_fn = ULONG(NTAPI*)(NTSTATUS);
 
 struct nt_functions
 {
   nt_create_file_fn create_file = nullptr;
   nt_device_io_control_file_fn device_io_control_file = nullptr;
   nt_cancel_io_file_ex_fn cancel_io_file_ex = nullptr;
-  rtl_nt_status_to_dos_error_fn status_to_dos_error = nullptr;
 
-  bool complete() const noexcept
-  {
-    return create_file && device_io_control_file && cancel_io_file_ex && status_to_dos_error;
-  }
+  bool complete() const noexcept { return create_file && device_io_control_file && cancel_io_file_ex; }
 };
-
-template <class F>
-F ntdll_function(HMODULE ntdll, const char* name) noexcept
-{
-  // Through void(*)(), the type GCC accepts as a cast between unrelated function types.
-  return reinterpret_cast<F>(reinterpret_cast<void (*)()>(::GetProcAddress(ntdll, name)));
-}
 
 const nt_functions& nt() noexcept
 {
   static const nt_functions functions = []() noexcept {
     nt_functions f;
-    if (const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll"))
-    {
-      f.create_file = ntdll_function<nt_create_file_fn>(ntdll, "NtCreateFile");
-      f.device_io_control_file =
-          ntdll_function<nt_device_io_control_file_fn>(ntdll, "NtDeviceIoControlFile");
-      f.cancel_io_file_ex = ntdll_function<nt_cancel_io_file_ex_fn>(ntdll, "NtCancelIoFileEx");
-      f.status_to_dos_error =
-          ntdll_function<rtl_nt_status_to_dos_error_fn>(ntdll, "RtlNtStatusToDosError");
-    }
+    f.create_file = system_function<nt_create_file_fn>(L"ntdll.dll", "NtCreateFile");
+    f.device_io_control_file =
+        system_function<nt_device_io_control_file_fn>(L"ntdll.dll", "NtDeviceIoControlFile");
+    f.cancel_io_file_ex = system_function<nt_cancel_io_file_ex_fn>(L"ntdll.dll", "NtCancelIoFileEx");
     return f;
   }();
   return functions;
-}
-
-error_code nt_error(NTSTATUS status) noexcept
-{
-  const DWORD code = nt().status_to_dos_error(status);
-  if (code == ERROR_INVALID_HANDLE)
-    return boost::asio::error::bad_descriptor;
-  return win32_error(code);
 }
 
 // Opens a helper handle on \Device\Afd: the file the polls are issued on.
@@ -200,30 +174,6 @@ SOCKET base_handle(SOCKET s, error_code& ec) noexcept
   }
   ec = boost::asio::error::bad_descriptor;
   return INVALID_SOCKET;
-}
-
-// --- a socket's identity ------------------------------------------------------------------
-
-// A socket's file identity (Wine: the Unix socket's inode), so that a handle value that was
-// closed and reused is not mistaken for the socket it named before. All zero where the
-// system gives none; then only handle values tell sockets apart.
-struct socket_identity
-{
-  FILE_ID_INFO id{};
-
-  bool operator==(const socket_identity& o) const noexcept
-  {
-    return std::memcmp(&id, &o.id, sizeof(id)) == 0;
-  }
-  bool operator!=(const socket_identity& o) const noexcept { return !(*this == o); }
-};
-
-socket_identity identify(SOCKET s) noexcept
-{
-  socket_identity i;
-  if (!::GetFileInformationByHandleEx(reinterpret_cast<HANDLE>(s), FileIdInfo, &i.id, sizeof(i.id)))
-    i = socket_identity{};
-  return i;
 }
 
 // --- registrations ------------------------------------------------------------------------
@@ -598,7 +548,7 @@ private:
     // Pending or done at once, the completion comes through the port (the helper does not
     // skip the port on success).
     if (status != status_pending && !nt_success(status))
-      return nt_error(status);
+      return nt_status_error(status);
     reg->in_flight = true;
     reg->cancel_sent = false;
     reg->in_flight_mask = mask;
@@ -626,16 +576,11 @@ private:
   // Turns one dequeued entry into a packet; false when it reports nothing.
   bool complete(const OVERLAPPED_ENTRY& e, packet& out)
   {
+    if (translate_user_packet(e, out))
+      return true;
     out.key = reinterpret_cast<void*>(e.lpCompletionKey);
     out.value = 0;
     out.kind = packet_kind::notification;
-    if (e.lpOverlapped == &user_packet_marker)
-    {
-      out.events = events::none;
-      out.value = e.dwNumberOfBytesTransferred;
-      out.kind = packet_kind::user;
-      return true;
-    }
     if (e.lpOverlapped == &remove_packet_marker)
     {
       out.events = events::remove;

@@ -72,6 +72,44 @@ error_code win32_error(DWORD code) noexcept
 
 error_code last_error() noexcept { return win32_error(::GetLastError()); }
 
+error_code socket_error(DWORD code) noexcept
+{
+  if (code == ERROR_INVALID_HANDLE || code == WSAENOTSOCK || code == WSAEBADF)
+    return boost::asio::error::bad_descriptor;
+  return win32_error(code);
+}
+
+error_code nt_status_error(LONG status) noexcept
+{
+  using convert_fn = ULONG(WINAPI*)(LONG);
+  static const convert_fn convert = system_function<convert_fn>(L"ntdll.dll", "RtlNtStatusToDosError");
+  return socket_error(convert ? convert(status) : ERROR_MR_MID_NOT_FOUND);
+}
+
+bool translate_user_packet(const OVERLAPPED_ENTRY& e, packet& out) noexcept
+{
+  if (e.lpOverlapped != &user_packet_marker)
+    return false;
+  out.key = reinterpret_cast<void*>(e.lpCompletionKey);
+  out.events = events::none;
+  out.value = e.dwNumberOfBytesTransferred;
+  out.kind = packet_kind::user;
+  return true;
+}
+
+bool socket_identity::operator==(const socket_identity& o) const noexcept
+{
+  return std::memcmp(&id, &o.id, sizeof(id)) == 0;
+}
+
+socket_identity identify(SOCKET s) noexcept
+{
+  socket_identity i;
+  if (!::GetFileInformationByHandleEx(reinterpret_cast<HANDLE>(s), FileIdInfo, &i.id, sizeof(i.id)))
+    i = socket_identity{};
+  return i;
+}
+
 error_code start_winsock() noexcept
 {
   // Started once for the process and cleaned up at exit, as Asio's own winsock_init does
@@ -144,16 +182,12 @@ using detail::win::win32_error;
 
 process_socket_notifications_fn system_psn() noexcept
 {
-  static const process_socket_notifications_fn resolved = []() noexcept {
-    // DOCUMENTED: exported by ws2_32.dll. It is implemented in mswsock.dll and ws2_32
-    // forwards to it (ponyc PR #5685); GetProcAddress follows the forwarder.
-    const HMODULE ws2 = ::GetModuleHandleW(L"ws2_32.dll");
-    if (!ws2)
-      return process_socket_notifications_fn(nullptr);
-    // Through void(*)(), the type GCC accepts as a cast between unrelated function types.
-    return reinterpret_cast<process_socket_notifications_fn>(
-        reinterpret_cast<void (*)()>(::GetProcAddress(ws2, "ProcessSocketNotifications")));
-  }();
+  // DOCUMENTED: exported by ws2_32.dll (loaded: this library imports it). It is implemented
+  // in mswsock.dll and ws2_32 forwards to it (ponyc PR #5685); GetProcAddress follows the
+  // forwarder.
+  static const process_socket_notifications_fn resolved =
+      detail::win::system_function<process_socket_notifications_fn>(L"ws2_32.dll",
+                                                                    "ProcessSocketNotifications");
   return resolved;
 }
 
@@ -186,27 +220,14 @@ error_code require_windows_build_20348() noexcept
 // ASSUMED: nothing about the family. An unofficial header says per-entry results are
 // NTSTATUS values, so a value with the NTSTATUS error severity (0xC0000000) is converted by
 // ntdll's RtlNtStatusToDosError; any other value is taken as a Win32 code.
-// Whichever code says "not a socket", the entry reports the contract's bad_descriptor.
+// Whichever family and code say "not a socket", the entry reports bad_descriptor.
 error_code entry_result(DWORD result) noexcept
 {
   if (result == ERROR_SUCCESS)
     return {};
-  if (result == ERROR_INVALID_HANDLE || result == WSAENOTSOCK || result == WSAEBADF ||
-      result == 0xC0000008u /* STATUS_INVALID_HANDLE */)
-    return boost::asio::error::bad_descriptor;
   if ((result & 0xC0000000u) == 0xC0000000u)
-  {
-    using convert_fn = ULONG(WINAPI*)(LONG);
-    static const convert_fn convert = []() noexcept {
-      const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
-      return ntdll ? reinterpret_cast<convert_fn>(reinterpret_cast<void (*)()>(
-                         ::GetProcAddress(ntdll, "RtlNtStatusToDosError")))
-                   : convert_fn(nullptr);
-    }();
-    if (convert)
-      return win32_error(convert(static_cast<LONG>(result)));
-  }
-  return win32_error(result);
+    return detail::win::nt_status_error(static_cast<LONG>(result));
+  return detail::win::socket_error(result);
 }
 
 // Whether a dequeue's return value means "nothing arrived in time".
@@ -227,14 +248,9 @@ constexpr DWORD known_events = detail::psn::register_event_in | detail::psn::reg
 // without any known bit reports nothing.
 bool translate(const OVERLAPPED_ENTRY& e, packet& out) noexcept
 {
-  out.key = reinterpret_cast<void*>(e.lpCompletionKey);
-  if (e.lpOverlapped == &detail::win::user_packet_marker)
-  {
-    out.events = events::none;
-    out.value = e.dwNumberOfBytesTransferred;
-    out.kind = packet_kind::user;
+  if (detail::win::translate_user_packet(e, out))
     return true;
-  }
+  out.key = reinterpret_cast<void*>(e.lpCompletionKey);
   const DWORD bits = e.dwNumberOfBytesTransferred & known_events;
   if (bits == 0)
     return false;

@@ -58,6 +58,41 @@ boost::system::error_code win32_error(DWORD code) noexcept;
 /// `GetLastError()` as an error_code.
 boost::system::error_code last_error() noexcept;
 
+/// A socket call's Win32 result as an error_code: every code that means "no such socket"
+/// (an invalid handle, not a socket) is the contract's `bad_descriptor`.
+boost::system::error_code socket_error(DWORD code) noexcept;
+
+/// An NTSTATUS as an error_code, through ntdll's RtlNtStatusToDosError and socket_error.
+boost::system::error_code nt_status_error(LONG status) noexcept;
+
+/// A function exported by a module this process has loaded (ws2_32, ntdll, kernelbase), or
+/// null: the APIs that exist only on some Windows builds are looked up at run time.
+template <class F>
+F system_function(const wchar_t* module, const char* name) noexcept
+{
+  const HMODULE m = ::GetModuleHandleW(module);
+  // Through void(*)(), the type GCC accepts as a cast between unrelated function types.
+  return m ? reinterpret_cast<F>(reinterpret_cast<void (*)()>(::GetProcAddress(m, name))) : nullptr;
+}
+
+/// Turns a user packet (its lpOverlapped is user_packet_marker) into `out`; false for any
+/// other entry.
+bool translate_user_packet(const OVERLAPPED_ENTRY& e, packet& out) noexcept;
+
+/// A socket's file identity (Wine: the Unix socket's inode), so that a handle value that was
+/// closed and reused is not mistaken for the socket it named before. All zero where the
+/// system gives none; then only handle values tell sockets apart.
+struct socket_identity
+{
+  FILE_ID_INFO id{};
+
+  bool operator==(const socket_identity& o) const noexcept;
+  bool operator!=(const socket_identity& o) const noexcept { return !(*this == o); }
+};
+
+/// The identity of socket `s` now.
+socket_identity identify(SOCKET s) noexcept;
+
 /// Starts Winsock once for the process (cleaned up at exit).
 boost::system::error_code start_winsock() noexcept;
 

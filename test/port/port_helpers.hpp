@@ -9,6 +9,7 @@
 #define BOOST_ASIO_NOTIFY_TEST_PORT_PORT_HELPERS_HPP
 
 #include "sockets.hpp"
+#include "support/wine.hpp"
 
 #include <boost/asio_notify/port.hpp>
 #include <boost/asio/error.hpp>
@@ -133,14 +134,7 @@ inline bool key_change_refused_or_ignored(const an::port& p, const boost::system
 /// under Wine. True exactly where that gap applies, so tests mark that case and no other.
 inline bool disconnect_waits_for_unread_data(const an::port& p)
 {
-#if defined(_WIN32)
-  const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
-  const bool wine = ntdll && ::GetProcAddress(ntdll, "wine_get_version") != nullptr;
-  return wine && p.backend() == an::port_backend::afd;
-#else
-  (void)p;
-  return false;
-#endif
+  return under_wine() && p.backend() == an::port_backend::afd;
 }
 
 /// Checks what every packet must satisfy: a notification names at least one condition and

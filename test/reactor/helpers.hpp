@@ -11,6 +11,7 @@
 #define BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
 
 #include "net.hpp"
+#include "support/wine.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -227,17 +228,6 @@ inline bool socket_is_open(native_socket s)
   return ::getsockopt(s, SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &size) == 0;
 #else
   return ::fcntl(s, F_GETFD) != -1;
-#endif
-}
-
-/// Whether the program runs under Wine, whose ntdll alone exports wine_get_version.
-inline bool under_wine()
-{
-#if defined(_WIN32)
-  const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
-  return ntdll && ::GetProcAddress(ntdll, "wine_get_version") != nullptr;
-#else
-  return false;
 #endif
 }
 

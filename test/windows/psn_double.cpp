@@ -20,6 +20,8 @@
 
 #include <boost/asio_notify/detail/win_psn.hpp>
 
+#include "port_win_common.hpp" // the library's private Windows helpers (src/)
+
 #include <winsock2.h>
 #include <ws2tcpip.h>
 #include <iphlpapi.h>
@@ -43,49 +45,27 @@ using boost::asio_notify::detail::sock_notify_registration;
 
 // --- identities of kernel objects, robust against handle values being reused ------------
 
-// A socket's identity: its file id (Wine: the inode of the Unix socket). Unknown (all
-// zero) where the system gives none; then only the handle value tells sockets apart.
-struct socket_identity
-{
-  FILE_ID_INFO id{};
-
-  bool operator==(const socket_identity& o) const
-  {
-    return std::memcmp(&id, &o.id, sizeof(id)) == 0;
-  }
-  bool operator!=(const socket_identity& o) const { return !(*this == o); }
-};
-
-socket_identity identify(SOCKET s)
-{
-  socket_identity i;
-  if (!::GetFileInformationByHandleEx(reinterpret_cast<HANDLE>(s), FileIdInfo, &i.id, sizeof(i.id)))
-    i = socket_identity{};
-  return i;
-}
+// Sockets are told apart by the library's own file identity (port_win_common.hpp), the one
+// its AFD backend uses.
+using boost::asio_notify::detail::win::identify;
+using boost::asio_notify::detail::win::socket_identity;
+using boost::asio_notify::detail::win::system_function;
 
 // Kernel functions looked up at run time: CompareObjectHandles (kernelbase, Windows 10) and
 // NtQueryObject (ntdll), neither in MinGW's import libraries.
 using compare_object_handles_fn = BOOL(WINAPI*)(HANDLE, HANDLE);
 using nt_query_object_fn = NTSTATUS(NTAPI*)(HANDLE, OBJECT_INFORMATION_CLASS, PVOID, ULONG, PULONG);
 
-template <class F>
-F lookup(const wchar_t* module, const char* name)
-{
-  const HMODULE m = ::GetModuleHandleW(module);
-  return m ? reinterpret_cast<F>(reinterpret_cast<void (*)()>(::GetProcAddress(m, name))) : nullptr;
-}
-
 bool same_object(HANDLE a, HANDLE b)
 {
-  static const auto compare = lookup<compare_object_handles_fn>(L"kernelbase.dll", "CompareObjectHandles");
+  static const auto compare = system_function<compare_object_handles_fn>(L"kernelbase.dll", "CompareObjectHandles");
   return compare ? compare(a, b) != FALSE : a == b;
 }
 
 // How many handles refer to the object of `h` (0 when unknown).
 ULONG handle_count(HANDLE h)
 {
-  static const auto query = lookup<nt_query_object_fn>(L"ntdll.dll", "NtQueryObject");
+  static const auto query = system_function<nt_query_object_fn>(L"ntdll.dll", "NtQueryObject");
   PUBLIC_OBJECT_BASIC_INFORMATION info{};
   if (!query || query(h, ObjectBasicInformation, &info, sizeof(info), nullptr) < 0)
     return 0;
