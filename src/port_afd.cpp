@@ -29,8 +29,11 @@
 // - edge triggering: AFD reports states, not changes. An edge registration stops asking
 //   for an event it has reported until the event is seen false again, which is sampled with
 //   WSAPoll by dequeuing threads (at each dequeue and every edge_sample_interval while they
-//   wait). An edge whose condition goes false and true between two samples is reported
-//   once, not twice; the reactor's default on Windows (one-shot level) never needs this;
+//   wait). A condition that fell and rose again between two samples looks as if it never
+//   fell, so one that has held longer than a resample delay (10 ms, doubling up to 1 s while
+//   it keeps holding) is reported again: a rise is never lost, it may come up to that delay
+//   late, and a socket left undrained gets a repeated packet per delay where PSN would stay
+//   silent. The reactor's default on Windows (one-shot level) never needs this;
 // - a socket closed without `remove` while its registration has no poll in flight (a fired
 //   one-shot, a disabled registration) leaves its slot in the port until the handle value
 //   is registered again (the slot is recognised as stale by the socket's file identity) or
@@ -201,6 +204,8 @@ struct afd_registration
   trigger triggers = trigger::none;
   bool enabled = false;
   events reported = events::none; // edge: reported and not yet seen false
+  ULONGLONG reported_at_ms = 0;    // edge: when `reported` was last reported
+  unsigned repeats = 0;            // edge: reports since a fall was last seen
   fate end = fate::live;
   bool in_flight = false;
   bool cancel_sent = false;
@@ -258,15 +263,13 @@ events to_events(ULONG afd) noexcept
 
 // --- one port per socket (rule 1) ---------------------------------------------------------
 
-class afd_port;
-
 // Which port each registered socket belongs to, for the whole process. Locked after a
 // port's own mutex, never before.
 class socket_owners
 {
 public:
   // Claims `s` for `p`; false while another port holds the same socket.
-  bool claim(SOCKET s, const socket_identity& id, const afd_port* p)
+  bool claim(SOCKET s, const socket_identity& id, const afd_engine* p)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = owners_.find(s);
@@ -276,7 +279,7 @@ public:
     return true;
   }
 
-  void release(SOCKET s, const afd_port* p)
+  void release(SOCKET s, const afd_engine* p)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = owners_.find(s);
@@ -287,7 +290,7 @@ public:
 private:
   struct owner
   {
-    const afd_port* port;
+    const afd_engine* port;
     socket_identity identity;
   };
   std::mutex mutex_;
@@ -308,21 +311,24 @@ OVERLAPPED remove_packet_marker{};
 // How often a dequeuing thread samples reported edge conditions while it waits.
 constexpr DWORD edge_sample_interval_ms = 10;
 
-// --- the port -----------------------------------------------------------------------------
+// How long a reported edge condition may hold before it is reported again: the first delay,
+// doubled after each repeat up to the last (see afd_registration::resample_after_ms).
+constexpr ULONGLONG edge_resample_first_ms = 10;
+constexpr ULONGLONG edge_resample_last_ms = 1000;
 
-class afd_port final : public port::impl
+// --- the engine ---------------------------------------------------------------------------
+
+class afd_engine_impl final : public afd_engine
 {
 public:
-  afd_port() = default;
+  explicit afd_engine_impl(HANDLE iocp) noexcept : iocp_(iocp) {}
 
   bool open(error_code& ec) noexcept
   {
-    if (!open_completion_port(ec))
-      return false;
     helper_ = open_afd_helper(ec);
     if (!helper_)
       return false;
-    if (!::CreateIoCompletionPort(helper_, iocp, reinterpret_cast<ULONG_PTR>(&afd_completion_key), 0) ||
+    if (!::CreateIoCompletionPort(helper_, iocp_, reinterpret_cast<ULONG_PTR>(&afd_completion_key), 0) ||
         !::SetFileCompletionNotificationModes(helper_, FILE_SKIP_SET_EVENT_ON_HANDLE))
     {
       ec = last_error();
@@ -331,7 +337,7 @@ public:
     return true;
   }
 
-  ~afd_port() override
+  ~afd_engine_impl() override
   {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -346,6 +352,7 @@ public:
       }
       table_.clear();
       rearm_.clear();
+      edge_watch_.clear();
     }
     if (helper_)
     {
@@ -354,65 +361,44 @@ public:
     }
   }
 
-  port_backend backend() const noexcept override { return port_backend::afd; }
-
-  std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
-                      std::chrono::milliseconds timeout, error_code& ec) override
+  void apply(boost::span<registration> regs) override
   {
-    if (!regs.empty())
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (registration& r : regs)
-        if (!(r.result = validate(r)))
-          r.result = apply(r);
-    }
-    if (packets.empty())
-      return 0;
-    const wait_budget budget(timeout);
-    OVERLAPPED_ENTRY entries[packet_batch];
-    const ULONG wanted = static_cast<ULONG>(std::min(packets.size(), packet_batch));
-    for (;;)
-    {
-      DWORD wait = budget.left_ms();
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        arm_completed();
-        if (!edge_watch_.empty())
-        {
-          sample_edges();
-          wait = std::min(wait, edge_sample_interval_ms);
-        }
-      }
-      ULONG received = 0;
-      if (!::GetQueuedCompletionStatusEx(iocp, entries, wanted, &received, wait, FALSE))
-      {
-        const DWORD e = ::GetLastError();
-        if (e != WAIT_TIMEOUT)
-        {
-          ec = win32_error(e);
-          return 0;
-        }
-        received = 0;
-      }
-      std::size_t n = 0;
-      if (received != 0)
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (ULONG i = 0; i < received; ++i)
-          if (complete(entries[i], packets[n]))
-            ++n;
-      }
-      if (n != 0 || budget.expired())
-        return n;
-    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (registration& r : regs)
+      if (!(r.result = validate(r)))
+        r.result = apply_one(r);
+  }
+
+  DWORD before_wait(DWORD wait) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    arm_completed();
+    if (edge_watch_.empty())
+      return wait;
+    sample_edges();
+    return std::min(wait, edge_sample_interval_ms);
+  }
+
+  void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, packet* out,
+                entry_kind* kinds) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < count; ++i)
+      kinds[i] = complete_one(entries[i], out[i]);
+  }
+
+  std::size_t size() override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return table_.size();
   }
 
 private:
-  static constexpr std::size_t packet_batch = 64;
+  static constexpr std::size_t drain_batch = 64;
 
   // --- registrations (mutex_ held) ---
 
-  error_code apply(const registration& r)
+  error_code apply_one(const registration& r)
   {
     const SOCKET s = static_cast<SOCKET>(r.socket);
     if (r.operation == operation::enable)
@@ -567,28 +553,29 @@ private:
 
   void post_remove(void* key) noexcept
   {
-    ::PostQueuedCompletionStatus(iocp, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
+    ::PostQueuedCompletionStatus(iocp_, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
                                  &remove_packet_marker);
   }
 
   // --- completions (mutex_ held) ---
 
-  // Turns one dequeued entry into a packet; false when it reports nothing.
-  bool complete(const OVERLAPPED_ENTRY& e, packet& out)
+  // What one dequeued entry is to the engine; a packet is written to `out`.
+  entry_kind complete_one(const OVERLAPPED_ENTRY& e, packet& out)
   {
-    if (translate_user_packet(e, out))
-      return true;
-    out.key = reinterpret_cast<void*>(e.lpCompletionKey);
-    out.value = 0;
-    out.kind = packet_kind::notification;
     if (e.lpOverlapped == &remove_packet_marker)
     {
+      out.key = reinterpret_cast<void*>(e.lpCompletionKey);
+      out.value = 0;
+      out.kind = packet_kind::notification;
       out.events = events::remove;
-      return true;
+      return entry_kind::packet;
     }
     if (e.lpCompletionKey != reinterpret_cast<ULONG_PTR>(&afd_completion_key) || !e.lpOverlapped)
-      return false; // not the port's
-    return poll_completed(registration_of(e.lpOverlapped), out);
+      return entry_kind::foreign;
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    return poll_completed(registration_of(e.lpOverlapped), out) ? entry_kind::packet
+                                                                 : entry_kind::nothing;
   }
 
   bool poll_completed(afd_registration* reg, packet& out)
@@ -646,49 +633,77 @@ private:
 
   void watch(afd_registration* reg, events reported)
   {
+    const ULONGLONG now = ::GetTickCount64();
+    if (now - reg->reported_at_ms > 2 * edge_resample_last_ms)
+      reg->repeats = 0; // quiet long enough: earlier repeats say nothing about now
     reg->reported = reg->reported | reported;
+    reg->reported_at_ms = now;
     edge_watch_.insert(reg);
   }
 
   void unwatch(afd_registration* reg)
   {
     reg->reported = events::none;
+    reg->repeats = 0;
     edge_watch_.erase(reg);
   }
 
-  // Which reported conditions no longer hold: those are asked for again, so their next
-  // rise is reported.
+  // Which reported conditions are asked for again, so that their next rise is reported:
+  // those seen false, and those that have held for longer than the registration's resample
+  // delay. AFD cannot tell "still unread" from "drained, then more arrived" between two
+  // samples, and only the second is a rise; re-reporting a condition that held that long
+  // (a spurious packet for a socket left undrained, at most one per delay, the delay
+  // doubling) is what keeps the second from being lost.
   void sample_edges()
   {
     sampled_.assign(edge_watch_.begin(), edge_watch_.end());
     poll_fds_.resize(sampled_.size());
     for (std::size_t i = 0; i < sampled_.size(); ++i)
       poll_fds_[i] = WSAPOLLFD{sampled_[i]->socket, POLLRDNORM | POLLWRNORM, 0};
-    if (::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) == SOCKET_ERROR)
-      return;
+    const bool polled = ::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) != SOCKET_ERROR;
+    const ULONGLONG now = ::GetTickCount64();
     for (std::size_t i = 0; i < sampled_.size(); ++i)
     {
       afd_registration* reg = sampled_[i];
-      const SHORT r = poll_fds_[i].revents;
+      const SHORT r = polled ? poll_fds_[i].revents : 0;
       if (r & POLLNVAL)
         continue; // closed: its poll's LOCAL_CLOSE ends it
-      events holding = events::none;
-      if (r & (POLLRDNORM | POLLHUP | POLLERR))
-        holding = holding | events::in;
-      if (r & POLLWRNORM)
-        holding = holding | events::out;
-      if (r & POLLHUP)
-        holding = holding | events::hangup;
-      if (r & POLLERR)
-        holding = holding | events::error;
-      const events fallen = reg->reported & ~holding;
-      if (fallen == events::none)
+      events fallen = polled ? reg->reported & ~holding(r) : events::none;
+      if (fallen != events::none)
+        reg->repeats = 0;
+      else if (now - reg->reported_at_ms >= resample_delay_ms(*reg))
+      {
+        fallen = reg->reported;
+        ++reg->repeats;
+      }
+      else
         continue;
       reg->reported = reg->reported & ~fallen;
       if (reg->reported == events::none)
         edge_watch_.erase(reg);
       arm_or_end(reg);
     }
+  }
+
+  // The conditions WSAPoll's answer says hold.
+  static events holding(SHORT r) noexcept
+  {
+    events e = events::none;
+    if (r & (POLLRDNORM | POLLHUP | POLLERR))
+      e = e | events::in;
+    if (r & POLLWRNORM)
+      e = e | events::out;
+    if (r & POLLHUP)
+      e = e | events::hangup;
+    if (r & POLLERR)
+      e = e | events::error;
+    return e;
+  }
+
+  static ULONGLONG resample_delay_ms(const afd_registration& reg) noexcept
+  {
+    const unsigned doublings = std::min(reg.repeats, 7u); // 10 ms << 7 > 1 s
+    return std::min(edge_resample_first_ms << doublings, edge_resample_last_ms);
   }
 
   // Cancels every poll and waits (bounded) for their completions, so no registration is
@@ -700,9 +715,9 @@ private:
     nt().cancel_io_file_ex(helper_, nullptr, &cancel_iosb);
     for (int quiet_rounds = 0; in_flight_ != 0 && quiet_rounds < 50;)
     {
-      OVERLAPPED_ENTRY entries[packet_batch];
+      OVERLAPPED_ENTRY entries[drain_batch];
       ULONG received = 0;
-      if (!::GetQueuedCompletionStatusEx(iocp, entries, packet_batch, &received, 100, FALSE))
+      if (!::GetQueuedCompletionStatusEx(iocp_, entries, drain_batch, &received, 100, FALSE))
       {
         ++quiet_rounds;
         continue;
@@ -719,6 +734,7 @@ private:
   }
 
   std::mutex mutex_;
+  const HANDLE iocp_;
   HANDLE helper_ = nullptr;
   std::unordered_map<SOCKET, afd_registration*> table_;
   std::unordered_set<afd_registration*> edge_watch_;
@@ -729,7 +745,76 @@ private:
   std::size_t in_flight_ = 0;
 };
 
+// --- the port -----------------------------------------------------------------------------
+
+class afd_port final : public port::impl
+{
+public:
+  bool open(error_code& ec) noexcept
+  {
+    if (!open_completion_port(ec))
+      return false;
+    engine_ = open_afd_engine(iocp, ec);
+    return engine_ != nullptr;
+  }
+
+  port_backend backend() const noexcept override { return port_backend::afd; }
+
+  std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
+                      std::chrono::milliseconds timeout, error_code& ec) override
+  {
+    engine_->apply(regs);
+    if (packets.empty())
+      return 0;
+    const wait_budget budget(timeout);
+    OVERLAPPED_ENTRY entries[packet_batch];
+    packet translated[packet_batch];
+    afd_engine::entry_kind kinds[packet_batch];
+    const ULONG wanted = static_cast<ULONG>(std::min(packets.size(), packet_batch));
+    for (;;)
+    {
+      ULONG received = 0;
+      if (!::GetQueuedCompletionStatusEx(iocp, entries, wanted, &received,
+                                         engine_->before_wait(budget.left_ms()), FALSE))
+      {
+        const DWORD e = ::GetLastError();
+        if (e != WAIT_TIMEOUT)
+        {
+          ec = win32_error(e);
+          return 0;
+        }
+        received = 0;
+      }
+      engine_->complete(entries, received, translated, kinds);
+      std::size_t n = 0;
+      for (ULONG i = 0; i < received; ++i)
+        if (kinds[i] == afd_engine::entry_kind::packet)
+          packets[n++] = translated[i];
+        else if (kinds[i] == afd_engine::entry_kind::foreign && translate_user_packet(entries[i], packets[n]))
+          ++n;
+      if (n != 0 || budget.expired())
+        return n;
+    }
+  }
+
+private:
+  static constexpr std::size_t packet_batch = 64;
+
+  // Destroyed before the base class closes the completion port it drains.
+  std::unique_ptr<afd_engine> engine_;
+};
+
 } // namespace
+
+afd_engine::~afd_engine() = default;
+
+std::unique_ptr<afd_engine> open_afd_engine(HANDLE iocp, error_code& ec)
+{
+  auto engine = std::make_unique<afd_engine_impl>(iocp);
+  if (!engine->open(ec))
+    return nullptr;
+  return engine;
+}
 
 bool afd_available() noexcept
 {

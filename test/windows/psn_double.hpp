@@ -5,37 +5,27 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // A test double of ProcessSocketNotifications for systems without it (Wine 8, Windows
-// before build 20348), built from what they do have: completion ports,
-// PostQueuedCompletionStatus, GetQueuedCompletionStatusEx and WSAPoll. Installed through
-// the library's testing hook, it lets the Windows backend of the port run its conformance
-// tests for real: every other line of the backend (batches, per-entry results, packet
-// translation, user packets, timeouts) runs unchanged.
+// before build 20348), built on real readiness: the AFD engine of the library's AFD backend
+// (src/port_afd.cpp) working on the caller's own completion port. Installed through the
+// library's testing hook, it lets the PSN backend of the port (src/port_win.cpp) run its
+// conformance and reactor tests: every line of that backend (batches, per-entry results,
+// packet translation, user packets, timeouts) runs unchanged against packets that come from
+// the kernel's (or Wine's) readiness, not from a sample.
 //
-// What it implements (psn-contract.md):
-// - a process-wide table of registrations, so a socket belongs to one port (rule 1),
-//   re-registering overwrites, and a key cannot change while registered (rule 2);
-// - remove queues exactly one packet with SOCK_NOTIFY_EVENT_REMOVE and nothing for the
-//   registration follows it (rule 3); a closed socket loses its registration silently
-//   (rule 4), also when its handle value is reused by a new socket at once;
-// - disable (rule 5), level (rule 6), one-shot (rule 7), edge (rule 8: changes after the
-//   registration is enabled; a condition already true then is not reported), ERR whatever
-//   the filter (rule 9), no HANGUP for datagram sockets (rule 10);
-// - notification packets are posted to the port with lpOverlapped == NULL and the events in
-//   dwNumberOfBytesTransferred, and dequeued with GetQueuedCompletionStatusEx, so they mix
-//   with user packets in one FIFO as on Windows.
+// What it adds to the engine, as ProcessSocketNotifications does:
+// - one engine per completion port, found by the port object (a duplicate handle is kept,
+//   so a reused handle value is not mistaken for a closed port); when the duplicate is the
+//   last handle, the port was closed and its registrations end with it;
+// - entries checked as PSN would before they reach a registration (operation, filter,
+//   trigger flags, an open socket) and answered with Win32 codes (see psn_double.cpp);
+// - the engine's packets delivered in PSN's form: the registration's key, the events in
+//   dwNumberOfBytesTransferred, lpOverlapped null; user packets pass through untouched, in
+//   one FIFO with the notifications as on Windows.
 //
-// How: readiness is sampled with WSAPoll whenever a thread is in the double's dequeue (at
-// its start and every few milliseconds while it waits), and a registration has at most one
-// packet queued at a time (a level-triggered condition that still holds is queued again
-// after that packet is dequeued). A queued packet carries the registration's generation in
-// the high bits of dwNumberOfBytesTransferred; the double strips it when dequeuing and drops
-// packets of registrations that were disabled, re-registered or removed since.
-//
-// Limits (a double, not the kernel): readiness is sampled, so an edge whose condition goes
-// false and true again between two samples (a few ms apart while a dequeue waits, none while
-// nobody dequeues) can be missed; packets are only produced while some thread is in the
-// double's ProcessSocketNotifications; the error codes of refused entries are plausible
-// Win32 codes, not verified against Windows (see psn_double.cpp).
+// Limits: it has the AFD backend's (doc/windows.md): edge triggering is emulated (a held
+// condition may be reported again), and under Wine a peer's disconnect shows once the data
+// before it is read; the error codes of refused entries are plausible Win32 codes, not
+// verified against Windows.
 #ifndef BOOST_ASIO_NOTIFY_TEST_WINDOWS_PSN_DOUBLE_HPP
 #define BOOST_ASIO_NOTIFY_TEST_WINDOWS_PSN_DOUBLE_HPP
 

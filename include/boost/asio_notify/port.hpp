@@ -29,8 +29,9 @@ namespace asio_notify {
     - `afd`: Windows' `IOCTL_AFD_POLL` on a `\Device\Afd` helper handle, the readiness
       mechanism of wepoll, libuv and mio; for Windows 10, Server 2019 and Wine. The contract
       is emulated on polls that complete in the port; see doc/windows.md for the two things
-      it does differently (edge triggering is sampled; a socket closed without `remove` keeps
-      its slot until its handle value is reused or the port is destroyed).
+      it does differently (edge triggering is emulated, so a condition that keeps holding may
+      be reported again, but a rise is never lost; a socket closed without `remove` keeps its
+      slot until its handle value is reused or the port is destroyed).
     - `epoll`: Linux; the contract emulated on an epoll instance and an eventfd.
     - `automatic`: on Windows the environment variable `BOOST_ASIO_NOTIFY_PORT` (`psn` or
       `afd`) when set, else `psn` where it exists, else `afd`; `epoll` on Linux.
