@@ -9,8 +9,12 @@
 # run has an alarm, and every process started is killed in the end.
 #
 #   smoke_test.py <scenario> --variant notify|default --work-dir DIR --bin NAME=PATH...
+#                 [--wine LOADER]
 #
 # Scenarios: tcp_echo (and coro_echo), udp_echo, chat, http, tls, curl_multi (see below).
+# With --wine, the binaries are Windows builds (the MinGW cross build) run under Wine, and
+# the host's programs (Python sockets, curl, wrk) still drive them: Wine's sockets are the
+# host's. What differs under Wine is in class Wine.
 
 import argparse
 import os
@@ -37,17 +41,86 @@ def check(condition, message):
         raise Failure(message)
 
 
+class Native:
+    """How programs run on the build machine itself: the host's tools, and the examples
+    when they are built for it."""
+
+    startup = 0  # seconds a program may take to start, on top of every time-out
+    stop_signal = signal.SIGTERM  # the servers' signal_set stops their io_context on it
+    env = None  # inherited
+
+    def command(self, args):
+        return args
+
+    def stdout(self, data):
+        return data
+
+    def argument_size(self, size):
+        """The size of a command-line argument of `size` characters, or less where
+        the system cannot pass one that long."""
+        return size
+
+    def check_clean_stop(self, process):
+        """What a server stopped by stop_signal must show beyond exit code 0: nothing here,
+        since SIGTERM's default action (no handler) is death by the signal."""
+
+
+class Wine(Native):
+    """Windows builds of the examples under Wine, started by its loader. Paths need no
+    translation: a Windows program takes "/a/b" on the current drive, and Wine puts the
+    current directory (the build tree) on Z:, its drive for the host's "/"."""
+
+    # Starting a Wine process takes seconds where the wineserver is not running yet or the
+    # machine is busy; the checks themselves keep their time-outs.
+    startup = 45
+    # Wine lets SIGTERM kill the process: no Windows code sees it. SIGINT it turns into a
+    # console CTRL_C_EVENT, which the C runtime delivers to signal(SIGINT) handlers, Asio's
+    # signal_set among them: the Ctrl-C that stops the servers on Windows.
+    stop_signal = signal.SIGINT
+    # Windows limits a whole command line to 32767 characters.
+    longest_argument = 30_000
+
+    def __init__(self, loader):
+        self.loader = loader
+        # Wine 8 ends a process that has no Ctrl-C handler with exit code 0 (newer Wines
+        # with STATUS_CONTROL_C_EXIT), so exit code 0 alone proves no clean stop; its only
+        # trace is a FIXME of the console channel, turned on here for check_clean_stop.
+        self.env = dict(os.environ, WINEDEBUG=",".join(
+            filter(None, [os.environ.get("WINEDEBUG"), "fixme+console"])))
+
+    def command(self, args):
+        return [self.loader] + args
+
+    def stdout(self, data):
+        return data.replace(b"\r\n", b"\n")  # text-mode stdout of the Windows C runtime
+
+    def argument_size(self, size):
+        if size > self.longest_argument:
+            print(f"Wine: a {size}-character argument shortened to {self.longest_argument}"
+                  " (Windows limits a command line to 32767 characters)")
+        return min(size, self.longest_argument)
+
+    def check_clean_stop(self, process):
+        check("default_ctrl_handler" not in process.stderr_text(),
+              f"{process.name}: ended by Wine's default Ctrl-C handler, not by its own")
+
+
+NATIVE = Native()
+
+
 class Process:
     """A child process whose stdout lines are collected by a thread, so that reading
-    them can time out."""
+    them can time out. `launch` is how it runs: Native, or Wine for a Windows build."""
 
-    def __init__(self, name, args, work_dir, stdin=False):
+    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE):
         self.name = name
+        self.launch = launch
+        self.startup = launch.startup  # used up by the first line
         self.log_path = os.path.join(work_dir, name + ".stderr")
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
-            args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1)
+            launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1, env=launch.env)
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -59,6 +132,8 @@ class Process:
         self.lines.put(None)  # end of output
 
     def next_line(self, timeout=10):
+        timeout += self.startup
+        self.startup = 0
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
@@ -80,10 +155,19 @@ class Process:
             raise Failure(f"{self.name}: still running after {timeout}s")
 
     def stop(self):
-        """SIGTERM, which the servers handle by stopping their io_context: must exit 0."""
+        """SIGTERM (SIGINT under Wine), which the servers handle by stopping their
+        io_context: must exit 0."""
+        sig = self.launch.stop_signal
         check(self.proc.poll() is None, f"{self.name}: died early (exit code {self.proc.poll()})")
-        self.proc.send_signal(signal.SIGTERM)
-        check(self.wait(10) == 0, f"{self.name}: exit code {self.proc.returncode} after SIGTERM")
+        self.proc.send_signal(sig)
+        check(self.wait(10) == 0, f"{self.name}: exit code {self.proc.returncode} after {sig.name}")
+        self.launch.check_clean_stop(self)
+        print(f"{self.name}: stopped cleanly by {sig.name}")
+
+    def stderr_text(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read().strip()
 
     def kill(self):
         if self.proc.poll() is None:
@@ -95,22 +179,28 @@ class Process:
 running = []
 
 
-def start_server(name, args, work_dir, variant):
-    server = Process(name, args, work_dir)
+def start_server(opt, *args):
+    """Starts the scenario's server example with `args` and reads its port."""
+    server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch)
     line = server.next_line(timeout=15)
     m = re.match(r"listening on port (\d+) \[(\w+)", line)
-    check(m, f"{name}: unexpected first line {line!r}")
-    check(m.group(2) == variant, f"{name}: runs on backend {m.group(2)!r}, expected {variant!r}")
-    print(f"{name}: {line}")
+    check(m, f"server: unexpected first line {line!r}")
+    check(m.group(2) == opt.variant,
+          f"server: runs on backend {m.group(2)!r}, expected {opt.variant!r}")
+    print(f"server: {line}")
     return server, int(m.group(1))
 
 
-def run(args, timeout=30, **kw):
+def run(args, timeout=30, launch=NATIVE, **kw):
     """Runs a client to completion; a client still running after `timeout` is killed."""
+    timeout += launch.startup
     try:
-        return subprocess.run(args, capture_output=True, timeout=timeout, **kw)
+        r = subprocess.run(launch.command(args), capture_output=True, timeout=timeout,
+                           env=launch.env, **kw)
     except subprocess.TimeoutExpired:
         raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
+    r.stdout = launch.stdout(r.stdout)
+    return r
 
 
 def pattern(size, seed):
@@ -125,13 +215,14 @@ def pattern(size, seed):
 def tcp_echo(opt):
     """The echo client example sends short and long messages and checks each echo; then
     four raw Python connections push 1 MiB each through the server at the same time."""
-    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
-    messages = ["hello", "echo through " + opt.variant, pattern(100_000, 1)]
-    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages)
+    server, port = start_server(opt, "0")
+    long_message = pattern(opt.launch.argument_size(100_000), 1)
+    messages = ["hello", "echo through " + opt.variant, long_message]
+    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages, launch=opt.launch)
     check(r.returncode == 0, f"client failed: {r.stderr.decode()}")
     check(r.stdout.decode().split("\n")[:-1] == messages, "client printed other echoes")
     # The client resolves "localhost" too (IPv6 first, falling back to IPv4 if needed).
-    r = run([opt.bin["client"], "localhost", str(port), "via localhost"])
+    r = run([opt.bin["client"], "localhost", str(port), "via localhost"], launch=opt.launch)
     check(r.returncode == 0 and r.stdout == b"via localhost\n", f"localhost: {r.stderr.decode()}")
 
     errors = []
@@ -168,9 +259,9 @@ def tcp_echo(opt):
 def udp_echo(opt):
     """The UDP client example sends datagrams and checks each echo; a raw Python socket
     sends a 60000-byte datagram."""
-    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
+    server, port = start_server(opt, "0")
     messages = ["ping", "datagram through " + opt.variant, pattern(8000, 2)]
-    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages)
+    r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages, launch=opt.launch)
     check(r.returncode == 0, f"client failed: {r.stderr.decode()}")
     check(r.stdout.decode().split("\n")[:-1] == messages, "client printed other echoes")
 
@@ -186,10 +277,10 @@ def udp_echo(opt):
 def chat(opt):
     """Five chat clients join; each sends two lines; each must receive exactly the
     other clients' eight lines, and none of its own."""
-    server, port = start_server("server", [opt.bin["server"], "0"], opt.work_dir, opt.variant)
+    server, port = start_server(opt, "0")
     n = 5
     clients = [Process(f"client{i}", [opt.bin["client"], "127.0.0.1", str(port)],
-                       opt.work_dir, stdin=True) for i in range(n)]
+                       opt.work_dir, stdin=True, launch=opt.launch) for i in range(n)]
     for c in clients:  # once welcomed, a client is in the room and will get every line
         line = c.next_line()
         check(line.startswith("* welcome"), f"{c.name}: expected a welcome, got {line!r}")
@@ -240,7 +331,7 @@ def http(opt):
     loads the server for a second and must report requests and no errors."""
     root = os.path.join(opt.work_dir, "www")
     files = make_doc_root(root)
-    server, port = start_server("server", [opt.bin["server"], "0", root, "2"], opt.work_dir, opt.variant)
+    server, port = start_server(opt, "0", root, "2")
     base = f"http://127.0.0.1:{port}"
 
     def status(path, *extra):
@@ -289,8 +380,7 @@ def tls(opt):
              "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
              "-keyout", key, "-out", cert])
     check(r.returncode == 0, f"openssl req: {r.stderr.decode()}")
-    server, port = start_server("server", [opt.bin["server"], "0", cert, key],
-                                opt.work_dir, opt.variant)
+    server, port = start_server(opt, "0", cert, key)
 
     # -verify_return_error: a certificate that does not verify ends the handshake.
     # -no_ign_eof: end of our input closes the connection. -nocommands: lines starting
@@ -316,14 +406,15 @@ def curl_multi(opt):
     out_dir = os.path.join(opt.work_dir, "downloads")
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
-    server, port = start_server("server", [opt.bin["server"], "0", root], opt.work_dir, opt.variant)
+    server, port = start_server(opt, "0", root)
     base = f"http://127.0.0.1:{port}"
     # index.html comes through "localhost" (tried as ::1 first, then 127.0.0.1, where the
     # server listens); every other file through 127.0.0.1.
     urls = {name: f"{base}/{name}" for name in files}
     urls["index.html"] = f"http://localhost:{port}/"
     missing = f"{base}/missing.txt"
-    r = run([opt.bin["client"], out_dir] + list(urls.values()) + [missing], timeout=60)
+    r = run([opt.bin["client"], out_dir] + list(urls.values()) + [missing], timeout=60,
+            launch=opt.launch)
     print(r.stdout.decode(), r.stderr.decode(), sep="")
     check(r.returncode == 0, "client failed")
     results = {}
@@ -348,8 +439,10 @@ def main():
     parser.add_argument("--variant", choices=["notify", "default"], required=True)
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--bin", action="append", default=[], metavar="NAME=PATH")
+    parser.add_argument("--wine", metavar="LOADER", help="run the binaries under Wine")
     opt = parser.parse_args()
     opt.bin = dict(b.split("=", 1) for b in opt.bin)
+    opt.launch = Wine(opt.wine) if opt.wine else NATIVE
     os.makedirs(opt.work_dir, exist_ok=True)
 
     def on_alarm(*_):
@@ -363,9 +456,7 @@ def main():
     except Failure as e:
         print(f"{opt.scenario} ({opt.variant}): FAILED: {e}")
         for p in running:  # what the servers and clients said on stderr
-            p.log.flush()
-            with open(p.log_path) as f:
-                text = f.read().strip()
+            text = p.stderr_text()
             if text:
                 print(f"--- {p.name} stderr ---\n{text}")
         return 1
