@@ -4,120 +4,640 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+// The free connect and async_connect functions: every overload of Boost.Asio's
+// (boost/asio/connect.hpp), for Boost.AsioNotify's sockets, with Asio's semantics.
+//
+// - The range forms take an endpoint sequence (`boost::asio::is_endpoint_sequence`, for
+//   instance resolver results) and give the endpoint connected to; the iterator forms take
+//   [begin, end), or a lone `begin` whose end is a value-initialised iterator (the legacy
+//   forms, offered where Asio offers them: !BOOST_ASIO_NO_DEPRECATED and Asio before 1.33),
+//   and give the iterator of the endpoint connected to, or `end`.
+// - A connect condition is called as `condition(ec, *it)` before each endpoint is tried, with
+//   the error of the last attempt (clear before the first): `false` skips the endpoint. A
+//   legacy condition, `Iterator condition(ec, it)`, instead returns the next iterator to try.
+// - The socket is closed before each attempt (and the attempt reopens it). On failure the
+//   error is the last attempt's, or `boost::asio::error::not_found` when no endpoint was
+//   tried.
 #ifndef BOOST_ASIO_NOTIFY_CONNECT_HPP
 #define BOOST_ASIO_NOTIFY_CONNECT_HPP
 
 #include <boost/asio_notify/basic_socket.hpp>
 
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/compose.hpp>
-#include <boost/asio/coroutine.hpp>
+#include <boost/asio/connect.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/version.hpp>
 
+#include <cstddef>
 #include <iterator>
+#include <type_traits>
 #include <utility>
+
+#if !defined(BOOST_ASIO_NO_DEPRECATED) && BOOST_ASIO_VERSION < 103300
+#define BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT 1
+#endif
 
 namespace boost {
 namespace asio_notify {
-
-/** Connect `s` to the first endpoint of `endpoints` (for instance resolver results) that
-    accepts, trying each in turn; the socket is closed and reopened between attempts.
-    Returns the endpoint connected to; on failure `ec` holds the last error
-    (`boost::asio::error::not_found` for an empty sequence). */
-template <class Protocol, class Executor, class EndpointSequence>
-typename Protocol::endpoint connect(basic_socket<Protocol, Executor>& s,
-                                   const EndpointSequence& endpoints,
-                                   boost::system::error_code& ec)
-{
-  ec = boost::asio::error::not_found;
-  for (const auto& entry : endpoints)
-  {
-    const typename Protocol::endpoint ep(entry);
-    s.close(ec);
-    s.connect(ep, ec);
-    if (!ec)
-      return ep;
-  }
-  return typename Protocol::endpoint();
-}
-
-/// Connect to the first endpoint that accepts; throws `boost::system::system_error`.
-template <class Protocol, class Executor, class EndpointSequence>
-typename Protocol::endpoint connect(basic_socket<Protocol, Executor>& s,
-                                   const EndpointSequence& endpoints)
-{
-  boost::system::error_code ec;
-  auto ep = asio_notify::connect(s, endpoints, ec);
-  detail::throw_if(ec, "connect");
-  return ep;
-}
-
 namespace detail {
 
-// The composed operation behind async_connect: one async_connect per endpoint.
-template <class Socket, class EndpointSequence>
-class connect_sequence_op
+// ---- connect conditions -------------------------------------------------------------------
+
+/// The condition used when none is given: every endpoint is tried.
+struct connect_to_any
+{
+  template <class Entry>
+  bool operator()(const boost::system::error_code&, const Entry&) const noexcept
+  {
+    return true;
+  }
+};
+
+/// Whether `T` called as `(const error_code&, Arg)` returns exactly `Result`.
+template <class T, class Arg, class Result, class = void>
+struct connect_condition_returns : std::false_type
+{
+};
+
+template <class T, class Arg, class Result>
+struct connect_condition_returns<
+    T, Arg, Result,
+    std::enable_if_t<std::is_same<
+        std::invoke_result_t<T&, const boost::system::error_code&, Arg>, Result>::value>>
+    : std::true_type
+{
+};
+
+/// `Iterator condition(ec, it)`: a legacy condition, returns the next iterator to try.
+template <class T, class Iterator>
+using is_legacy_connect_condition = connect_condition_returns<T, const Iterator&, Iterator>;
+
+/// What `*it` gives, or a type no condition takes where `Iterator` is no iterator.
+template <class Iterator, class = void>
+struct connect_entry
+{
+  struct type
+  {
+  };
+};
+
+template <class Iterator>
+struct connect_entry<Iterator, std::void_t<decltype(*std::declval<const Iterator&>())>>
+{
+  using type = decltype(*std::declval<const Iterator&>());
+};
+
+/// `bool condition(ec, *it)`: whether to try this endpoint.
+template <class T, class Iterator>
+using is_bool_connect_condition =
+    connect_condition_returns<T, typename connect_entry<Iterator>::type, bool>;
+
+/// Whether `T` is a connect condition for endpoints reached through `Iterator` (newer Asio's
+/// is_connect_condition): what tells a condition from a completion token where both fit.
+template <class T, class Iterator>
+inline constexpr bool is_connect_condition_v =
+    is_legacy_connect_condition<std::decay_t<T>, Iterator>::value ||
+    is_bool_connect_condition<std::decay_t<T>, Iterator>::value;
+
+template <class Sequence>
+using sequence_iterator_t = decltype(std::declval<const Sequence&>().begin());
+
+/// Whether `T` is an endpoint sequence (Asio's public trait).
+template <class T>
+inline constexpr bool is_endpoint_sequence_v = boost::asio::is_endpoint_sequence<T>::value;
+
+/// The first iterator in [next, end) that the condition accepts, or `end`.
+template <class Condition, class Iterator>
+Iterator next_connect_candidate(Condition& condition, const boost::system::error_code& ec,
+                                Iterator next, Iterator end)
+{
+  if constexpr (is_legacy_connect_condition<Condition, Iterator>::value)
+  {
+    return next != end ? Iterator(condition(ec, static_cast<const Iterator&>(next))) : end;
+  }
+  else
+  {
+    for (; next != end; ++next)
+      if (condition(ec, *next))
+        return next;
+    return end;
+  }
+}
+
+// ---- positions in the endpoints ------------------------------------------------------------
+
+/// The iterator forms' position: the caller's iterators. The result is the iterator.
+template <class Iterator>
+class connect_iterator_cursor
 {
 public:
-  using endpoint_type = typename Socket::endpoint_type;
+  connect_iterator_cursor(Iterator begin, Iterator end)
+      : next_(std::move(begin)), end_(std::move(end))
+  {
+  }
 
-  connect_sequence_op(Socket& s, const EndpointSequence& endpoints)
-      : socket_(s), endpoints_(endpoints)
+  /// Moves to the first endpoint from here that `condition` accepts; false if none.
+  template <class Condition>
+  bool select(Condition& condition, const boost::system::error_code& ec)
+  {
+    next_ = detail::next_connect_candidate(condition, ec, next_, end_);
+    return next_ != end_;
+  }
+
+  void advance() { ++next_; }
+  decltype(auto) current() const { return *next_; }
+  Iterator result(const boost::system::error_code&) const { return next_; }
+
+private:
+  Iterator next_;
+  Iterator end_;
+};
+
+/// The range forms' position in their own copy of the sequence: an index, not an iterator,
+/// since the operation (and the copy in it) is moved between steps, which would leave an
+/// iterator into, say, a std::array dangling. The result is the endpoint connected to.
+template <class Endpoint, class Sequence>
+class connect_sequence_cursor
+{
+public:
+  explicit connect_sequence_cursor(const Sequence& endpoints) : endpoints_(endpoints) {}
+
+  template <class Condition>
+  bool select(Condition& condition, const boost::system::error_code& ec)
+  {
+    const Sequence& endpoints = endpoints_;
+    const auto next = detail::next_connect_candidate(condition, ec, position(), endpoints.end());
+    index_ = static_cast<std::size_t>(std::distance(endpoints.begin(), next));
+    return next != endpoints.end();
+  }
+
+  void advance() { ++index_; }
+  decltype(auto) current() const { return *position(); }
+
+  Endpoint result(const boost::system::error_code& ec) const
+  {
+    return ec || position() == endpoints_.end() ? Endpoint() : Endpoint(current());
+  }
+
+private:
+  sequence_iterator_t<Sequence> position() const
+  {
+    return std::next(endpoints_.begin(), static_cast<std::ptrdiff_t>(index_));
+  }
+
+  Sequence endpoints_;
+  std::size_t index_ = 0;
+};
+
+// ---- the synchronous loop and the composed operation ---------------------------------------
+
+/// Tries each endpoint the condition accepts until one connects; leaves `cursor` there
+/// (or at the end) and `ec` as Asio's connect does.
+template <class Socket, class Cursor, class Condition>
+void connect_each(Socket& s, Cursor& cursor, Condition& condition, boost::system::error_code& ec)
+{
+  ec = boost::system::error_code();
+  while (cursor.select(condition, ec))
+  {
+    s.close(ec);
+    s.connect(typename Socket::endpoint_type(cursor.current()), ec);
+    if (!ec)
+      return;
+    cursor.advance();
+  }
+  if (!ec)
+    ec = boost::asio::error::not_found;
+}
+
+/// The composed operation behind every async_connect: one socket async_connect per
+/// endpoint tried, as Asio's range_connect_op and iterator_connect_op.
+template <class Socket, class Cursor, class Condition>
+class connect_op
+{
+public:
+  connect_op(Socket& s, Cursor cursor, const Condition& condition)
+      : socket_(s), cursor_(std::move(cursor)), condition_(condition)
   {
   }
 
   template <class Self>
-  void operator()(Self& self, boost::system::error_code ec = boost::asio::error::not_found)
+  void operator()(Self& self, boost::system::error_code ec = {})
   {
-    if (started_)
+    switch (state_)
     {
-      if (!ec)
-        return self.complete(ec, current());
-      if (ec == boost::asio::error::operation_aborted)
-        return self.complete(ec, endpoint_type());
-      ++index_;
+    case state::starting:
+      // As Asio's: terminal and partial cancellation stop the operation; total is ignored.
+      self.reset_cancellation_state(boost::asio::enable_partial_cancellation());
+      state_ = state::connecting;
+      if (try_next(self, ec))
+        return;
+      // Nothing to try: complete with not_found, never from inside the initiating function.
+      state_ = state::nothing_tried;
+      boost::asio::post(socket_.get_executor(), std::move(self));
+      return;
+    case state::connecting:
+      if (!socket_.is_open())
+        ec = boost::asio::error::operation_aborted;
+      else if (ec && self.cancelled() != boost::asio::cancellation_type::none)
+        ec = boost::asio::error::operation_aborted;
+      else if (ec)
+      {
+        cursor_.advance();
+        if (try_next(self, ec))
+          return;
+      }
+      break;
+    case state::nothing_tried:
+      ec = boost::asio::error::not_found;
+      break;
     }
-    started_ = true;
-    if (index_ == static_cast<std::size_t>(std::distance(std::begin(endpoints_), std::end(endpoints_))))
-      return self.complete(last_error(ec), endpoint_type());
-    boost::system::error_code ignored;
-    socket_.close(ignored);
-    socket_.async_connect(current(), std::move(self));
+    auto result = cursor_.result(ec);
+    self.complete(ec, std::move(result));
   }
 
 private:
-  static boost::system::error_code last_error(const boost::system::error_code& ec)
+  enum class state
   {
-    return ec ? ec : boost::system::error_code(boost::asio::error::not_found);
-  }
+    starting,
+    connecting,
+    nothing_tried
+  };
 
-  // An index, not an iterator: the operation (and its copy of the sequence) is moved
-  // between steps, which would leave an iterator into a std::array dangling.
-  endpoint_type current() const
+  // Starts connecting to the next endpoint the condition accepts; false if none is left.
+  template <class Self>
+  bool try_next(Self& self, const boost::system::error_code& ec)
   {
-    return endpoint_type(*std::next(std::begin(endpoints_), static_cast<std::ptrdiff_t>(index_)));
+    if (!cursor_.select(condition_, ec))
+      return false;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    const typename Socket::endpoint_type peer(cursor_.current());
+    socket_.async_connect(peer, std::move(self));
+    return true;
   }
 
   Socket& socket_;
-  EndpointSequence endpoints_;
-  std::size_t index_ = 0;
-  bool started_ = false;
+  Cursor cursor_;
+  Condition condition_;
+  state state_ = state::starting;
 };
+
+/// Starts the composed operation; every async_connect overload comes here.
+template <class Signature, class Token, class Protocol, class Executor, class Cursor,
+          class Condition>
+auto async_connect_each(basic_socket<Protocol, Executor>& s, Cursor cursor,
+                        const Condition& condition, Token&& token)
+    -> decltype(boost::asio::async_compose<Token, Signature>(
+        std::declval<connect_op<basic_socket<Protocol, Executor>, Cursor, Condition>>(), token,
+        s))
+{
+  return boost::asio::async_compose<Token, Signature>(
+      connect_op<basic_socket<Protocol, Executor>, Cursor, Condition>(s, std::move(cursor),
+                                                                      condition),
+      token, s);
+}
+
+template <class Protocol>
+using range_connect_signature = void(boost::system::error_code, typename Protocol::endpoint);
+
+template <class Iterator>
+using iterator_connect_signature = void(boost::system::error_code, Iterator);
+
+/// Asio's range result: the endpoint connected to, or a default one on failure.
+template <class Protocol, class Iterator>
+typename Protocol::endpoint connected_endpoint(const Iterator& it,
+                                               const boost::system::error_code& ec)
+{
+  return ec ? typename Protocol::endpoint() : typename Protocol::endpoint(*it);
+}
 
 } // namespace detail
 
-/** Asynchronously connect `s` to the first endpoint of `endpoints` that accepts. The
-    handler is `void(error_code, typename Protocol::endpoint)`; `endpoints` is copied. */
-template <class Protocol, class Executor, class EndpointSequence,
-          class ConnectToken = boost::asio::default_completion_token_t<Executor>>
-auto async_connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-                   ConnectToken&& token = boost::asio::default_completion_token_t<Executor>())
+// ---- connect ---------------------------------------------------------------------------------
+
+/** Connect `s` to the first endpoint of [begin, end) that `connect_condition` accepts and
+    that accepts the connection. Before each attempt the condition is called as
+    `bool(const error_code& last_error, const endpoint& next)` (`last_error` clear before the
+    first attempt); `false` skips the endpoint. A legacy condition,
+    `Iterator(const error_code&, Iterator next)`, returns the next iterator to try instead. Returns its iterator, or `end`
+    on failure, when `ec` holds the last attempt's error (`not_found` if none was tried). */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition>
+Iterator connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+    ConnectCondition connect_condition, boost::system::error_code& ec,
+    std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
 {
-  using endpoint_type = typename Protocol::endpoint;
-  return boost::asio::async_compose<ConnectToken, void(boost::system::error_code, endpoint_type)>(
-      detail::connect_sequence_op<basic_socket<Protocol, Executor>, EndpointSequence>(s, endpoints),
-      token, s);
+  detail::connect_iterator_cursor<Iterator> cursor(std::move(begin), std::move(end));
+  detail::connect_each(s, cursor, connect_condition, ec);
+  return cursor.result(ec);
 }
+
+/** Connect `s` to the first endpoint of [begin, end) that `connect_condition` accepts and
+    that accepts the connection; returns its iterator. Throws `boost::system::system_error`
+    with the last attempt's error, or `not_found` if no endpoint was tried. */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition>
+Iterator connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+    ConnectCondition connect_condition,
+    std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
+{
+  boost::system::error_code ec;
+  auto it = asio_notify::connect(s, std::move(begin), std::move(end),
+                                 std::move(connect_condition), ec);
+  detail::throw_if(ec, "connect");
+  return it;
+}
+
+/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and that
+    accepts the connection. Before each attempt the condition is called as
+    `bool(const error_code& last_error, const endpoint& next)` (`last_error` clear before the
+    first attempt); `false` skips the endpoint. Returns the endpoint connected to, or a
+    default endpoint on failure, when `ec` holds the last attempt's error (`not_found` if no
+    endpoint was tried). */
+template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    ConnectCondition connect_condition, boost::system::error_code& ec,
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                         detail::is_connect_condition_v<
+                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+                     int> = 0)
+{
+  const auto it =
+      asio_notify::connect(s, endpoints.begin(), endpoints.end(), connect_condition, ec);
+  return detail::connected_endpoint<Protocol>(it, ec);
+}
+
+/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and that
+    accepts the connection; returns it. Throws `boost::system::system_error` with the last
+    attempt's error, or `not_found` if no endpoint was tried. */
+template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    ConnectCondition connect_condition,
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                         detail::is_connect_condition_v<
+                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+                     int> = 0)
+{
+  boost::system::error_code ec;
+  auto ep = asio_notify::connect(s, endpoints, std::move(connect_condition), ec);
+  detail::throw_if(ec, "connect");
+  return ep;
+}
+
+/** Connect `s` to the first endpoint of `endpoints` (for instance resolver results) that
+    accepts, trying each in turn with the socket's `connect`, the socket closed before each
+    attempt. Returns the endpoint connected to, or a default endpoint on failure, when `ec`
+    holds the last attempt's error (`boost::asio::error::not_found` for an empty sequence). */
+template <class Protocol, class Executor, class EndpointSequence>
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    boost::system::error_code& ec,
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
+{
+  return asio_notify::connect(s, endpoints, detail::connect_to_any(), ec);
+}
+
+/** Connect `s` to the first endpoint of `endpoints` that accepts; returns it. Throws
+    `boost::system::system_error` with the last attempt's error, or `not_found` for an
+    empty sequence. */
+template <class Protocol, class Executor, class EndpointSequence>
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
+{
+  return asio_notify::connect(s, endpoints, detail::connect_to_any());
+}
+
+/** Connect `s` to the first endpoint of [begin, end) that accepts. Returns its iterator, or
+    `end` on failure, when `ec` holds the last attempt's error (`not_found` if the range is
+    empty). */
+template <class Protocol, class Executor, class Iterator>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+                 boost::system::error_code& ec)
+{
+  return asio_notify::connect(s, std::move(begin), std::move(end), detail::connect_to_any(), ec);
+}
+
+/** Connect `s` to the first endpoint of [begin, end) that accepts; returns its iterator.
+    Throws `boost::system::system_error` with the last attempt's error, or `not_found` if
+    the range is empty. */
+template <class Protocol, class Executor, class Iterator>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end)
+{
+  return asio_notify::connect(s, std::move(begin), std::move(end), detail::connect_to_any());
+}
+
+#if defined(BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT)
+
+/** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
+    `begin` up to a value-initialised `Iterator` (the end of resolver iterators) that accepts.
+    Returns its iterator, or the end iterator on failure, when `ec` holds the last attempt's
+    error (`not_found` if there was no endpoint). */
+template <class Protocol, class Executor, class Iterator>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
+                 boost::system::error_code& ec,
+                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator>, int> = 0)
+{
+  return asio_notify::connect(s, std::move(begin), Iterator(), detail::connect_to_any(), ec);
+}
+
+/** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
+    `begin` up to a value-initialised `Iterator` that accepts; returns its iterator. Throws
+    `boost::system::system_error` with the last attempt's error (`not_found` if none). */
+template <class Protocol, class Executor, class Iterator>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
+                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator>, int> = 0)
+{
+  return asio_notify::connect(s, std::move(begin), Iterator(), detail::connect_to_any());
+}
+
+/** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
+    `begin` up to a value-initialised `Iterator` that `connect_condition` accepts and that
+    accepts the connection. Returns its iterator, or the end iterator on failure, when `ec`
+    holds the last attempt's error (`not_found` if none was tried). */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
+                 ConnectCondition connect_condition, boost::system::error_code& ec,
+                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
+                                      detail::is_connect_condition_v<ConnectCondition, Iterator>,
+                                  int> = 0)
+{
+  return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition),
+                              ec);
+}
+
+/** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
+    `begin` up to a value-initialised `Iterator` that `connect_condition` accepts and that
+    accepts the connection; returns its iterator. Throws `boost::system::system_error` with
+    the last attempt's error (`not_found` if none was tried). */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition>
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
+                 ConnectCondition connect_condition,
+                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
+                                      detail::is_connect_condition_v<ConnectCondition, Iterator>,
+                                  int> = 0)
+{
+  return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition));
+}
+
+#endif // BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT
+
+// ---- async_connect ---------------------------------------------------------------------------
+//
+// Every form: the socket is closed before each attempt; the completion is never invoked from
+// inside the initiating function; cancellation (per-operation slot): terminal and partial stop
+// the operation with `operation_aborted`, as does closing the socket; total is ignored, as in
+// Asio. An attempt that fails with `operation_aborted` for another reason (the socket's
+// `cancel()`) moves on to the next endpoint, as Asio's does.
+
+/** Asynchronously connect `s` to the first endpoint of `endpoints` (for instance resolver
+    results) that accepts. `endpoints` is copied. Completion signature:
+    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
+    last attempt's error (`not_found` for an empty sequence, `operation_aborted` when
+    cancelled) and `connected` is a default endpoint. */
+template <class Protocol, class Executor, class EndpointSequence,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
+              RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                         !detail::is_connect_condition_v<
+                             RangeConnectToken, detail::sequence_iterator_t<EndpointSequence>>,
+                     int> = 0)
+    -> decltype(detail::async_connect_each<detail::range_connect_signature<Protocol>>(
+        s,
+        detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(
+            endpoints),
+        detail::connect_to_any(), std::forward<RangeConnectToken>(token)))
+{
+  return detail::async_connect_each<detail::range_connect_signature<Protocol>>(
+      s, detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(endpoints),
+      detail::connect_to_any(), std::forward<RangeConnectToken>(token));
+}
+
+/** Asynchronously connect `s` to the first endpoint of [begin, end) that accepts.
+    Completion signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the
+    last attempt's error (`not_found` for an empty range) and `connected` is `end` (or, when
+    cancelled with `operation_aborted`, the iterator being tried). */
+template <class Protocol, class Executor, class Iterator,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
+              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<!detail::is_connect_condition_v<IteratorConnectToken, Iterator>, int> = 0)
+    -> decltype(detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
+        s, detail::connect_iterator_cursor<Iterator>(begin, end), detail::connect_to_any(),
+        std::forward<IteratorConnectToken>(token)))
+{
+  return detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
+      s, detail::connect_iterator_cursor<Iterator>(std::move(begin), std::move(end)),
+      detail::connect_to_any(), std::forward<IteratorConnectToken>(token));
+}
+
+/** Asynchronously connect `s` to the first endpoint of `endpoints` that `connect_condition`
+    accepts and that accepts the connection. Before each attempt the condition is called as
+    `bool(const error_code& last_error, const endpoint& next)`; `false` skips the endpoint.
+    `endpoints` and the condition are copied. Completion signature:
+    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
+    last attempt's error (`not_found` if no endpoint was tried, `operation_aborted` when
+    cancelled) and `connected` is a default endpoint. */
+template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
+              RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    ConnectCondition connect_condition,
+    RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                         detail::is_connect_condition_v<
+                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+                     int> = 0)
+    -> decltype(detail::async_connect_each<detail::range_connect_signature<Protocol>>(
+        s,
+        detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(
+            endpoints),
+        connect_condition, std::forward<RangeConnectToken>(token)))
+{
+  return detail::async_connect_each<detail::range_connect_signature<Protocol>>(
+      s, detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(endpoints),
+      connect_condition, std::forward<RangeConnectToken>(token));
+}
+
+/** Asynchronously connect `s` to the first endpoint of [begin, end) that `connect_condition`
+    accepts (see above; a legacy condition `Iterator(const error_code&, Iterator next)`
+    returns the next iterator to try instead) and that accepts the connection. Completion
+    signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the last
+    attempt's error (`not_found` if none was tried) and `connected` is `end` (or, when
+    cancelled with `operation_aborted`, the iterator being tried). */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
+              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+    ConnectCondition connect_condition,
+    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
+    -> decltype(detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
+        s, detail::connect_iterator_cursor<Iterator>(begin, end), connect_condition,
+        std::forward<IteratorConnectToken>(token)))
+{
+  return detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
+      s, detail::connect_iterator_cursor<Iterator>(std::move(begin), std::move(end)),
+      connect_condition, std::forward<IteratorConnectToken>(token));
+}
+
+#if defined(BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT)
+
+/** (Deprecated, as in Asio: use a range form.) Asynchronously connect `s` to the first
+    endpoint from `begin` up to a value-initialised `Iterator` (the end of resolver
+    iterators) that accepts. Completion signature: `void(error_code ec, Iterator connected)`,
+    as for [begin, end). */
+template <class Protocol, class Executor, class Iterator,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
+              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin,
+    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
+                         !detail::is_connect_condition_v<IteratorConnectToken, Iterator> &&
+                         !std::is_same<std::decay_t<IteratorConnectToken>, Iterator>::value,
+                     int> = 0)
+    -> decltype(asio_notify::async_connect(s, begin, Iterator(),
+                                           std::forward<IteratorConnectToken>(token)))
+{
+  return asio_notify::async_connect(s, std::move(begin), Iterator(),
+                                    std::forward<IteratorConnectToken>(token));
+}
+
+/** (Deprecated, as in Asio: use a range form.) Asynchronously connect `s` to the first
+    endpoint from `begin` up to a value-initialised `Iterator` that `connect_condition`
+    accepts and that accepts the connection. Completion signature:
+    `void(error_code ec, Iterator connected)`, as for [begin, end). */
+template <class Protocol, class Executor, class Iterator, class ConnectCondition,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
+              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, ConnectCondition connect_condition,
+    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
+                         detail::is_connect_condition_v<ConnectCondition, Iterator>,
+                     int> = 0)
+    -> decltype(asio_notify::async_connect(s, begin, Iterator(), connect_condition,
+                                           std::forward<IteratorConnectToken>(token)))
+{
+  return asio_notify::async_connect(s, std::move(begin), Iterator(),
+                                    std::move(connect_condition),
+                                    std::forward<IteratorConnectToken>(token));
+}
+
+#endif // BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT
 
 } // namespace asio_notify
 } // namespace boost
