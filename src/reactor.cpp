@@ -433,14 +433,17 @@ void reactor_core::ensure_non_blocking(socket_state& s, error_code& ec)
 
 void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
 {
+  // `finished`: the new operation, when it finishes here, inside its initiating function
+  // (completion_mode::immediate); `done`: what a failed registration update aborts.
+  op_queue finished;
   op_queue done;
   if (!s || impl_->shut_down.load(std::memory_order_relaxed))
   {
     if (!s)
     {
       op->ec_ = boost::asio::error::bad_descriptor;
-      done.push(op);
-      impl_->complete(done, completion_mode::post);
+      finished.push(op);
+      impl_->complete(finished, completion_mode::immediate);
     }
     else
       op->complete(completion_mode::destroy); // the context is shutting down
@@ -453,16 +456,17 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
     if (ec)
     {
       op->ec_ = ec;
-      done.push(op);
+      finished.push(op);
     }
     else if (s->ops[type].empty() && attempt(*s, type, *op, false))
-      done.push(op);
+      finished.push(op);
     else
     {
       s->ops[type].push(op);
       impl_->update_registration(*s, done);
     }
   }
+  impl_->complete(finished, completion_mode::immediate);
   impl_->complete(done, completion_mode::post);
   if (impl_->driver_ready.load(std::memory_order_acquire))
     impl_->driver->operation_queued();

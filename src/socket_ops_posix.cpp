@@ -139,6 +139,12 @@ void get_option(native_socket_type s, int level, int name, void* data, std::size
   socklen_t l = static_cast<socklen_t>(len);
   retry(ec, [&] { return ::getsockopt(s, level, name, data, &l); });
   len = l;
+#if defined(__linux__)
+  // The kernel doubles the size it is given (the other half holds its bookkeeping); Asio
+  // halves what it reads, and code written for Asio expects back the value it set.
+  if (!ec && level == SOL_SOCKET && (name == SO_SNDBUF || name == SO_RCVBUF) && len == sizeof(int))
+    *static_cast<int*>(data) /= 2;
+#endif
 }
 
 void io_control(native_socket_type s, long command, void* arg, error_code& ec)
@@ -188,6 +194,13 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
   if (len)
     *len = l;
   return fd;
+}
+
+bool aborted_before_accept(const error_code& ec) noexcept
+{
+  // EPROTO: some systems report a protocol failure of the pending connection this way.
+  return ec == boost::asio::error::connection_aborted ||
+         ec == error_code(EPROTO, boost::asio::error::get_system_category());
 }
 
 bool enable_drained_hint(native_socket_type s)

@@ -242,12 +242,22 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
   if (r == INVALID_SOCKET)
   {
     ec = last_error();
+    // Winsock's accept reports a connection reset before it was accepted as WSAECONNRESET;
+    // Asio's Windows acceptor (AcceptEx) sees ERROR_NETNAME_DELETED there and reports
+    // connection_aborted, which enable_connection_aborted governs.
+    if (ec == boost::asio::error::connection_reset)
+      ec = boost::asio::error::connection_aborted;
     return invalid_socket;
   }
   ec = {};
   if (len)
     *len = static_cast<std::size_t>(l);
   return static_cast<native_socket_type>(r);
+}
+
+bool aborted_before_accept(const error_code& ec) noexcept
+{
+  return ec == boost::asio::error::connection_aborted;
 }
 
 bool enable_drained_hint(native_socket_type) { return false; } // Winsock has no TCP_INQ

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, then builds and runs every
 # suite, in the builds users make:
-#   debug           GCC, Debug, Boost 1.81 (the system's): the whole tree, every test
+#   debug           GCC, Debug, Boost 1.81 (the system's): the whole tree, every test, the
+#                   socket suite also against stock Asio
 #   release-clang   Clang, Release, Boost 1.81: the whole tree, every test
 #   asan-ubsan      GCC, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: every test
 #   tsan            GCC, Debug, ThreadSanitizer: the multi-threaded suites
 #   b2              the b2 build (Boost 1.81)
 #   fuzz            a minute of libFuzzer on the port (Clang)
 #   boost-1.90      GCC, Release, Boost 1.90 headers from Debian sid: the whole tree, every test,
-#                   the bench linked static
+#                   the socket suite also against stock Asio, the bench linked static
 #   boost-1.83/1.88 GCC, Release, Boost 1.83 / 1.88 headers from Debian trixie: the library
 #                   and the suites that exercise Asio's API and internals (the socket suite on
 #                   every driver, the service, the installed consumer, the header warnings)
@@ -60,7 +61,10 @@ ctest_build() { # <dir> <cmake args...>: configure, build, run ctest
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600
 }
 
-stage debug ctest_build "$out/debug" -DCMAKE_BUILD_TYPE=Debug
+# The debug build and the newest Boost also build the socket suite against stock Asio
+# (reactor_<name>_default): every semantic the suite pins is checked against Asio itself.
+stage debug ctest_build "$out/debug" -DCMAKE_BUILD_TYPE=Debug \
+  -DASIO_NOTIFY_TEST_DEFAULT_BACKEND_VARIANT=ON
 stage release-clang ctest_build "$out/release-clang" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER=clang++
 stage asan-ubsan ctest_build "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
@@ -89,7 +93,7 @@ boost_build() { # <version> <ctest args...>
 }
 # ...with the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is copied to
 # bigger machines: bench_quick and bench_scaling_quick run that binary and its children.
-boost_configure=(-DBOOST_ASIO_NOTIFY_STATIC_BENCH=ON)
+boost_configure=(-DBOOST_ASIO_NOTIFY_STATIC_BENCH=ON -DASIO_NOTIFY_TEST_DEFAULT_BACKEND_VARIANT=ON)
 stage boost-1.90 boost_build 1.90
 boost_configure=(-DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
   "-DBOOST_ASIO_NOTIFY_TEST_DIRS=reactor;service;install;headers")

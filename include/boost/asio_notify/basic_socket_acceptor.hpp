@@ -360,13 +360,27 @@ public:
   }
 
 private:
+  /// Whether an accept that failed with `ec` takes the next connection instead: one
+  /// aborted before it was accepted is not the acceptor's failure, unless the user asked
+  /// to see it with `enable_connection_aborted` (Asio's rule).
+  bool accept_again(const boost::system::error_code& ec) const
+  {
+    return !this->enable_connection_aborted_ && detail::socket_ops::aborted_before_accept(ec);
+  }
+
   native_handle_type accept_native(endpoint_type* peer_endpoint, boost::system::error_code& ec)
   {
     native_handle_type accepted = detail::socket_ops::invalid_socket;
     this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
       endpoint_type ep;
-      std::size_t len = ep.capacity();
-      accepted = detail::socket_ops::accept(s, ep.data(), &len, e);
+      std::size_t len;
+      // Retried at once: the next attempt takes the next connection or would block, which
+      // sync_io turns into a wait (Asio waits first, to the same effect).
+      do
+      {
+        len = ep.capacity();
+        accepted = detail::socket_ops::accept(s, ep.data(), &len, e);
+      } while (accept_again(e));
       if (!e && peer_endpoint)
       {
         ep.resize(len);
@@ -407,7 +421,8 @@ private:
       ec = boost::asio::error::already_open;
     return this->template initiate<void(boost::system::error_code)>(
         std::forward<Token>(token), detail::read_op,
-        detail::unless_failed<performer>{performer(peer_endpoint, finish{&peer, this->protocol_}), ec});
+        detail::unless_failed<performer>{
+            performer(peer_endpoint, finish{&peer, this->protocol_}, this->enable_connection_aborted_), ec});
   }
 
   template <class Executor1, class Token>
@@ -416,7 +431,8 @@ private:
     using finish = detail::make_accepted<peer_socket_t<Executor1>, Protocol>;
     return this->template initiate<void(boost::system::error_code, peer_socket_t<Executor1>)>(
         std::forward<Token>(token), detail::read_op,
-        detail::accept_performer<endpoint_type, finish>(peer_endpoint, finish{ex, this->protocol_}));
+        detail::accept_performer<endpoint_type, finish>(peer_endpoint, finish{ex, this->protocol_},
+                                                        this->enable_connection_aborted_));
   }
 };
 

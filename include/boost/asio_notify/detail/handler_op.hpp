@@ -18,6 +18,10 @@
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/associated_executor.hpp>
+#include <boost/asio/version.hpp>
+#if BOOST_ASIO_VERSION >= 102800 // Boost 1.82
+#include <boost/asio/associated_immediate_executor.hpp>
+#endif
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/error.hpp>
@@ -29,6 +33,7 @@
 #include <boost/asio/prefer.hpp>
 #include <boost/asio/recycling_allocator.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -153,17 +158,32 @@ public:
   }
 
   /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
-  /// completion_mode).
+  /// completion_mode; `immediate` is posted).
   template <class Function>
   void schedule(Function&& f, completion_mode mode) const
   {
     if (handler_)
       schedule_on(*handler_, std::forward<Function>(f), mode);
-    else if (io_)
-      schedule_on(*io_, std::forward<Function>(f), mode);
-    else if constexpr (may_hold_io_context_executor)
-      schedule_on(*context_, std::forward<Function>(f), mode);
+    else
+      schedule_on_io(std::forward<Function>(f), mode);
   }
+
+#if BOOST_ASIO_VERSION >= 102800 // Boost 1.82: associated immediate executors
+  /// Dispatch `f` (which carries the handler's executor) through the handler's associated
+  /// immediate executor, as Asio completes an operation that finished in its initiating
+  /// function. The default immediate executor is the I/O executor with blocking.never (a
+  /// post); one bound with `bind_immediate_executor` may run the handler at once.
+  template <class Function, class HandlerType>
+  void schedule_immediate(Function&& f, const HandlerType& handler) const
+  {
+    if (io_)
+      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, *io_),
+                            std::forward<Function>(f));
+    else if constexpr (may_hold_io_context_executor)
+      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, *context_),
+                            std::forward<Function>(f));
+  }
+#endif
 
 private:
   using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
@@ -180,6 +200,15 @@ private:
   };
   using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
   using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
+
+  template <class Function>
+  void schedule_on_io(Function&& f, completion_mode mode) const
+  {
+    if (io_)
+      schedule_on(*io_, std::forward<Function>(f), mode);
+    else if constexpr (may_hold_io_context_executor)
+      schedule_on(*context_, std::forward<Function>(f), mode);
+  }
 
   template <class Executor, class Function>
   static void schedule_on(const Executor& ex, Function&& f, completion_mode mode)
@@ -199,17 +228,95 @@ private:
   handler_box handler_;
 };
 
-/** A handler with the arguments it is to be called with. It carries the handler's
-    allocator (see the associated_allocator specialisation at the end of this file) but no
-    executor: it is scheduled on the handler's executor already, and an associated
-    executor would make Asio wrap it once more. */
-template <class Handler, class Arguments>
-struct bound_completion
+/** Room inside an operation for the one object Asio allocates to schedule its completion
+    (an executor's queued function holding an `op_completion`), so that the operation's own
+    allocation, through its handler's allocator, is the only one (Asio's own operations
+    allocate once). A larger or a second request goes to Asio's recycling allocator. */
+struct completion_arena
 {
-  Handler handler;
-  Arguments arguments;
+  /// Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
+  /// on 64-bit systems, in every executor of Boost 1.81 to 1.90; room to spare.
+  static constexpr std::size_t size = 96;
 
-  void operator()() { std::apply(std::move(handler), std::move(arguments)); }
+  alignas(std::max_align_t) unsigned char bytes[size];
+  bool used = false;
+};
+
+/// The allocator of an `op_completion`: its operation's arena, else Asio's recycling one.
+template <class T>
+class arena_allocator
+{
+public:
+  using value_type = T;
+
+  explicit arena_allocator(completion_arena& arena) noexcept : arena_(&arena) {}
+  template <class U>
+  arena_allocator(const arena_allocator<U>& other) noexcept : arena_(other.arena_)
+  {
+  }
+
+  T* allocate(std::size_t n)
+  {
+    if (!arena_->used && n * sizeof(T) <= completion_arena::size &&
+        alignof(T) <= alignof(std::max_align_t))
+    {
+      arena_->used = true;
+      return reinterpret_cast<T*>(arena_->bytes);
+    }
+    return boost::asio::recycling_allocator<T>().allocate(n);
+  }
+
+  void deallocate(T* p, std::size_t n)
+  {
+    if (reinterpret_cast<unsigned char*>(p) == arena_->bytes)
+      arena_->used = false;
+    else
+      boost::asio::recycling_allocator<T>().deallocate(p, n);
+  }
+
+  friend bool operator==(const arena_allocator& a, const arena_allocator& b) noexcept
+  {
+    return a.arena_ == b.arena_;
+  }
+  friend bool operator!=(const arena_allocator& a, const arena_allocator& b) noexcept
+  {
+    return a.arena_ != b.arena_;
+  }
+
+private:
+  template <class U>
+  friend class arena_allocator;
+  completion_arena* arena_;
+};
+
+/** What is scheduled on the handler's executor when an operation finishes: it owns the
+    operation (its handler and results still inside), and when invoked frees it and calls
+    the handler; destroyed without being invoked (the context shut down), it frees it. It is
+    allocated for in the operation's arena (see the associated_allocator specialisation at
+    the end of this file). It carries no executor when scheduled on the handler's executor
+    (an associated executor would make Asio wrap it once more); `WithHandlerExecutor` gives
+    it the handler's, for a dispatch through an immediate executor, which goes on to the
+    handler's executor as Asio's own immediate completions do. */
+template <class Op, bool WithHandlerExecutor = false>
+class op_completion
+{
+public:
+  explicit op_completion(Op* op) noexcept : op_(op) {}
+  op_completion(op_completion&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
+  op_completion& operator=(op_completion&&) = delete;
+  ~op_completion()
+  {
+    if (op_)
+      Op::discard(op_);
+  }
+
+  void operator()() { Op::invoke(std::exchange(op_, nullptr)); }
+
+  /// The operation, for the associated_allocator and associated_executor specialisations.
+  Op& op() const noexcept { return *op_; }
+
+private:
+  Op* op_;
 };
 
 /// Installed in a handler's cancellation slot: cancels the queued operation whose key is
@@ -279,23 +386,55 @@ private:
   static void do_complete(reactor_op* base, completion_mode mode)
   {
     auto* op = static_cast<handler_op*>(base);
-    // Move everything out and free the memory first, so the handler can reuse it.
-    Handler handler(std::move(op->handler_));
+    if (mode == completion_mode::destroy)
+      return discard(op);
+    // The work moves out first: the handler may run (and free the operation) inside
+    // schedule, and the work is kept until the completion is queued.
     op_work<Handler, IoExecutor> work(std::move(op->work_));
+#if BOOST_ASIO_VERSION >= 102800
+    if (mode == completion_mode::immediate)
+      return work.schedule_immediate(op_completion<handler_op, true>(op), op->handler_);
+#endif
+    work.schedule(op_completion<handler_op>(op), mode);
+  }
+
+public:
+  using handler_type = Handler;
+
+  /// Where its completion is allocated (op_completion's associated allocator).
+  completion_arena& arena() noexcept { return arena_; }
+
+  /// Its handler, while it holds one (op_completion's associated executor).
+  const Handler& handler() const noexcept { return handler_; }
+
+  // Frees the operation, then calls its handler with its results (Asio's rule: the memory
+  // is free before the upcall, so the handler can reuse it).
+  static void invoke(handler_op* op)
+  {
+    Handler handler(std::move(op->handler_));
     Performer performer(std::move(op->performer_));
-    const boost::system::error_code ec = op->ec_;
-    const std::size_t bytes = op->bytes_;
+    auto arguments = performer.results(op->ec_, op->bytes_);
+    free(op, handler);
+    std::apply(std::move(handler), std::move(arguments));
+  }
+
+  // Frees the operation without calling its handler.
+  static void discard(handler_op* op)
+  {
+    Handler handler(std::move(op->handler_));
+    free(op, handler);
+  }
+
+private:
+  static void free(handler_op* op, const Handler& handler)
+  {
     allocator_type alloc(
         boost::asio::get_associated_allocator(handler, boost::asio::recycling_allocator<void>()));
     op->~handler_op();
     std::allocator_traits<allocator_type>::deallocate(alloc, op, 1);
-    if (mode == completion_mode::destroy)
-      return;
-    using arguments = decltype(performer.results(ec, bytes));
-    work.schedule(bound_completion<Handler, arguments>{std::move(handler), performer.results(ec, bytes)},
-                  mode);
   }
 
+  completion_arena arena_;
   op_work<Handler, IoExecutor> work_;
   Handler handler_;
   Performer performer_;
@@ -501,6 +640,9 @@ struct accept_performer
 {
   Endpoint* peer_endpoint; // may be null
   Finish finish;
+  // The acceptor's enable_connection_aborted when the operation started (Asio's accept
+  // operation keeps the acceptor's state the same way).
+  bool report_aborted;
   native_socket_type accepted = socket_ops::invalid_socket;
 
   bool perform(perform_context& c, boost::system::error_code& ec, std::size_t&)
@@ -512,7 +654,7 @@ struct accept_performer
       accepted = socket_ops::accept(c.socket, ep.data(), &len, ec);
       // A connection aborted before it was accepted is not the acceptor's error (Asio
       // hides it too unless enable_connection_aborted is set): try the next one.
-      if (ec == boost::asio::error::connection_aborted)
+      if (!report_aborted && socket_ops::aborted_before_accept(ec))
         continue;
       if (socket_ops::would_block(ec))
         return false;
@@ -532,9 +674,13 @@ struct accept_performer
     return finish(ec, s);
   }
 
-  accept_performer(Endpoint* ep, Finish f) : peer_endpoint(ep), finish(std::move(f)) {}
+  accept_performer(Endpoint* ep, Finish f, bool report_aborted_connections)
+      : peer_endpoint(ep), finish(std::move(f)), report_aborted(report_aborted_connections)
+  {
+  }
   accept_performer(accept_performer&& o) noexcept
-      : peer_endpoint(o.peer_endpoint), finish(std::move(o.finish)), accepted(o.accepted)
+      : peer_endpoint(o.peer_endpoint), finish(std::move(o.finish)),
+        report_aborted(o.report_aborted), accepted(o.accepted)
   {
     o.accepted = socket_ops::invalid_socket;
   }
@@ -554,17 +700,30 @@ struct accept_performer
 
 namespace asio {
 
-/// A bound completion is allocated for with its handler's allocator.
-template <class Handler, class Arguments, class DefaultAllocator>
-struct associated_allocator<asio_notify::detail::bound_completion<Handler, Arguments>,
+/// An operation's completion is allocated for in the operation's arena.
+template <class Op, bool WithHandlerExecutor, class DefaultAllocator>
+struct associated_allocator<asio_notify::detail::op_completion<Op, WithHandlerExecutor>,
                             DefaultAllocator>
 {
-  using type = associated_allocator_t<Handler, DefaultAllocator>;
+  using type = asio_notify::detail::arena_allocator<void>;
 
-  static type get(const asio_notify::detail::bound_completion<Handler, Arguments>& b,
-                  const DefaultAllocator& a = DefaultAllocator()) noexcept
+  static type get(const asio_notify::detail::op_completion<Op, WithHandlerExecutor>& c,
+                  const DefaultAllocator& = DefaultAllocator()) noexcept
   {
-    return get_associated_allocator(b.handler, a);
+    return type(c.op().arena());
+  }
+};
+
+/// Dispatched through an immediate executor, a completion goes on to its handler's executor.
+template <class Op, class DefaultExecutor>
+struct associated_executor<asio_notify::detail::op_completion<Op, true>, DefaultExecutor>
+{
+  using type = associated_executor_t<typename Op::handler_type, DefaultExecutor>;
+
+  static type get(const asio_notify::detail::op_completion<Op, true>& c,
+                  const DefaultExecutor& e = DefaultExecutor()) noexcept
+  {
+    return get_associated_executor(c.op().handler(), e);
   }
 };
 

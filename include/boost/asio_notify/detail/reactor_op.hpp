@@ -34,6 +34,9 @@ enum class completion_mode
             // wake-up until that work returns (boost::asio::defer)
   dispatch, // the caller runs the I/O executor's context outside any initiating function:
             // the handler may run inline, as Asio runs its reactor's completions
+  immediate, // the operation finished inside its initiating function: the handler goes
+             // through its associated immediate executor (Boost 1.82+; a post by default,
+             // and before 1.82 always a post), as Asio's own immediate completions do
   destroy   // the reactor is shutting down: destroy the handler without invoking it
 };
 

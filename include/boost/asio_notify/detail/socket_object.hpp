@@ -23,6 +23,7 @@
 #include <boost/system/system_error.hpp>
 #include <boost/throw_exception.hpp>
 
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -198,13 +199,24 @@ public:
     throw_if(ec, "set_option");
   }
 
-  /// Set an option on the socket.
+  /// Set an option on the socket. `enable_connection_aborted` is the library's, as in Asio:
+  /// it is kept by the object and never reaches the system.
   template <class SettableSocketOption>
   void set_option(const SettableSocketOption& option, boost::system::error_code& ec)
   {
-    if (open_or_fail(ec))
+    if (!open_or_fail(ec))
+      return;
+    if (!is_connection_aborted_option(option))
       socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
                              option.data(protocol_), option.size(protocol_), ec);
+    else if (option.size(protocol_) != sizeof(int))
+      ec = boost::asio::error::invalid_argument;
+    else
+    {
+      int value; // the option's int, whatever pointer type data() returns
+      std::memcpy(&value, option.data(protocol_), sizeof(value));
+      enable_connection_aborted_ = value != 0;
+    }
   }
 
   /// Get an option from the socket.
@@ -216,15 +228,23 @@ public:
     throw_if(ec, "get_option");
   }
 
-  /// Get an option from the socket.
+  /// Get an option from the socket (`enable_connection_aborted` from the object).
   template <class GettableSocketOption>
   void get_option(GettableSocketOption& option, boost::system::error_code& ec) const
   {
     if (!open_or_fail(ec))
       return;
     std::size_t size = option.size(protocol_);
-    socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
-                           option.data(protocol_), size, ec);
+    if (!is_connection_aborted_option(option))
+      socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
+                             option.data(protocol_), size, ec);
+    else if (size != sizeof(int))
+      ec = boost::asio::error::invalid_argument;
+    else
+    {
+      const int value = enable_connection_aborted_ ? 1 : 0;
+      std::memcpy(option.data(protocol_), &value, sizeof(value));
+    }
     if (!ec)
       option.resize(protocol_, size);
   }
@@ -345,14 +365,15 @@ protected:
 
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), state_(std::exchange(other.state_, nullptr)),
-        protocol_(other.protocol_)
+        protocol_(other.protocol_), enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
 
   template <class Executor1>
   socket_object(socket_object<Protocol, Executor1>&& other)
       : executor_(other.get_executor()), core_(other.core_),
-        state_(std::exchange(other.state_, nullptr)), protocol_(other.protocol_)
+        state_(std::exchange(other.state_, nullptr)), protocol_(other.protocol_),
+        enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
 
@@ -366,6 +387,7 @@ protected:
       core_ = other.core_;
       state_ = std::exchange(other.state_, nullptr);
       protocol_ = other.protocol_;
+      enable_connection_aborted_ = other.enable_connection_aborted_;
     }
     return *this;
   }
@@ -387,6 +409,17 @@ protected:
   {
     state_ = core_->adopt(s);
     protocol_ = protocol;
+    enable_connection_aborted_ = false; // a new socket starts with Asio's default
+  }
+
+  /// Whether `option` is `socket_base::enable_connection_aborted`, told by its level and
+  /// name (an Asio-private pair, compared through the option type's public members).
+  template <class Option>
+  bool is_connection_aborted_option(const Option& option) const
+  {
+    const enable_connection_aborted library_option;
+    return option.level(protocol_) == library_option.level(protocol_) &&
+           option.name(protocol_) == library_option.name(protocol_);
   }
 
   /// The shape of every asynchronous operation: `async_initiate` with an initiation whose
@@ -438,6 +471,10 @@ protected:
   reactor_core* core_;
   socket_state* state_ = nullptr;
   protocol_type protocol_{protocol_type::v4()};
+  // socket_base::enable_connection_aborted: whether accept reports connection_aborted
+  // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
+  // socket's state bits, never in the kernel.
+  bool enable_connection_aborted_ = false;
 };
 
 } // namespace detail

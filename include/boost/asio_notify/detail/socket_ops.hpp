@@ -73,6 +73,8 @@ BOOST_ASIO_NOTIFY_DECL void peer_address(native_socket_type s, void* addr, std::
 BOOST_ASIO_NOTIFY_DECL void set_option(native_socket_type s, int level, int name,
                                        const void* data, std::size_t len,
                                        boost::system::error_code& ec);
+/// Linux doubles SO_SNDBUF and SO_RCVBUF when they are set; this reads them back halved,
+/// as Asio does, so a socket reports the size it was given.
 BOOST_ASIO_NOTIFY_DECL void get_option(native_socket_type s, int level, int name, void* data,
                                        std::size_t& len, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void io_control(native_socket_type s, long command, void* arg,
@@ -91,6 +93,10 @@ BOOST_ASIO_NOTIFY_DECL void connect_result(native_socket_type s, boost::system::
 BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* addr,
                                                  std::size_t* len,
                                                  boost::system::error_code& ec);
+/// True for the accept errors that mean the pending connection went away before it was
+/// accepted (`connection_aborted`; also `EPROTO` on POSIX): Asio retries them unless
+/// `socket_base::enable_connection_aborted` is set.
+BOOST_ASIO_NOTIFY_DECL bool aborted_before_accept(const boost::system::error_code& ec) noexcept;
 
 /// Ask a stream socket to tell, with every read, whether the read left data behind
 /// (Linux's TCP_INQ). False where it cannot (other protocols, other systems).
