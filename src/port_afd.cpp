@@ -633,11 +633,16 @@ private:
 
   void watch(afd_registration* reg, events reported)
   {
-    const ULONGLONG now = ::GetTickCount64();
-    if (now - reg->reported_at_ms > 2 * edge_resample_last_ms)
-      reg->repeats = 0; // quiet long enough: earlier repeats say nothing about now
+    // The resample delay runs from the first report of what is held now: reports of other
+    // events meanwhile must not postpone it (a toggling `out` would starve a held `in`).
+    if (reg->reported == events::none)
+    {
+      const ULONGLONG now = ::GetTickCount64();
+      if (now - reg->reported_at_ms > 2 * edge_resample_last_ms)
+        reg->repeats = 0; // quiet long enough: earlier repeats say nothing about now
+      reg->reported_at_ms = now;
+    }
     reg->reported = reg->reported | reported;
-    reg->reported_at_ms = now;
     edge_watch_.insert(reg);
   }
 
@@ -669,14 +674,14 @@ private:
       if (r & POLLNVAL)
         continue; // closed: its poll's LOCAL_CLOSE ends it
       events fallen = polled ? reg->reported & ~holding(r) : events::none;
-      if (fallen != events::none)
-        reg->repeats = 0;
+      if (fallen == reg->reported)
+        reg->repeats = 0; // all seen false: the socket was drained
       else if (now - reg->reported_at_ms >= resample_delay_ms(*reg))
       {
-        fallen = reg->reported;
+        fallen = reg->reported; // held past the delay: asked for again, fallen or not
         ++reg->repeats;
       }
-      else
+      if (fallen == events::none)
         continue;
       reg->reported = reg->reported & ~fallen;
       if (reg->reported == events::none)

@@ -431,6 +431,14 @@ void reactor_core::ensure_non_blocking(socket_state& s, error_code& ec)
     s.internal_non_blocking = true;
 }
 
+// Completes the one operation `finished` may hold as the head of a completion (not through
+// the noexcept complete_all): an immediate executor may run its handler here, and what that
+// handler throws leaves the initiating function, as with Asio.
+void reactor_core::complete_immediately(op_queue& finished)
+{
+  impl_->complete(finished, completion_mode::immediate, completion_mode::post);
+}
+
 void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
 {
   // `finished`: the new operation, when it finishes here, inside its initiating function
@@ -443,7 +451,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
     {
       op->ec_ = boost::asio::error::bad_descriptor;
       finished.push(op);
-      impl_->complete(finished, completion_mode::immediate);
+      complete_immediately(finished);
     }
     else
       op->complete(completion_mode::destroy); // the context is shutting down
@@ -466,7 +474,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
       impl_->update_registration(*s, done);
     }
   }
-  impl_->complete(finished, completion_mode::immediate);
+  complete_immediately(finished);
   impl_->complete(done, completion_mode::post);
   if (impl_->driver_ready.load(std::memory_order_acquire))
     impl_->driver->operation_queued();

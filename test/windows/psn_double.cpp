@@ -155,15 +155,17 @@ class table
 {
 public:
   // The record of the port `h` refers to, made on first sight; null (and `error`) for a
-  // handle that is not an open completion port.
-  port_record* find_port(HANDLE h, DWORD& error)
+  // handle that is not an open completion port. Shared: a call in progress keeps its
+  // record (and engine) alive while another call finds the port closed and drops it.
+  std::shared_ptr<port_record> find_port(HANDLE h, DWORD& error)
   {
+    std::vector<std::shared_ptr<port_record>> closed;
     std::lock_guard<std::mutex> lock(mutex_);
-    drop_closed_ports();
+    closed = take_closed_ports();
     for (const auto& p : ports_)
       if (same_object(h, p->handle))
-        return p.get();
-    auto p = std::make_unique<port_record>();
+        return p;
+    auto p = std::make_shared<port_record>();
     if (!::DuplicateHandle(::GetCurrentProcess(), h, ::GetCurrentProcess(), &p->handle, 0, FALSE,
                            DUPLICATE_SAME_ACCESS))
     {
@@ -177,13 +179,15 @@ public:
       error = ERROR_NOT_SUPPORTED; // no usable \Device\Afd: the double cannot work here
       return nullptr;
     }
-    ports_.push_back(std::move(p));
-    return ports_.back().get();
-  }
+    ports_.push_back(p);
+    return p;
+  } // `closed` goes after the lock: an engine drains its port (up to seconds) as it goes
 
   std::size_t registrations()
   {
+    std::vector<std::shared_ptr<port_record>> closed;
     std::lock_guard<std::mutex> lock(mutex_);
+    closed = take_closed_ports();
     std::size_t n = 0;
     for (const auto& p : ports_)
       n += p->engine->size();
@@ -191,17 +195,24 @@ public:
   }
 
 private:
-  void drop_closed_ports()
+  // The records of ports that were closed (only the double's duplicate is left), out of the
+  // table: their registrations end with them.
+  std::vector<std::shared_ptr<port_record>> take_closed_ports()
   {
+    std::vector<std::shared_ptr<port_record>> closed;
     for (auto p = ports_.begin(); p != ports_.end();)
       if (handle_count((*p)->handle) == 1)
-        p = ports_.erase(p); // only the double's duplicate is left: the port was closed
+      {
+        closed.push_back(std::move(*p));
+        p = ports_.erase(p);
+      }
       else
         ++p;
+    return closed;
   }
 
   std::mutex mutex_;
-  std::vector<std::unique_ptr<port_record>> ports_;
+  std::vector<std::shared_ptr<port_record>> ports_;
 };
 
 // Never destroyed: ports may still be closed (and call in) during static destruction.
@@ -278,7 +289,7 @@ DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registr
   if (completion_count != 0 && (completion_port_entries == nullptr || received_entry_count == nullptr))
     return ERROR_INVALID_PARAMETER;
   DWORD error = ERROR_SUCCESS;
-  port_record* port = the_table().find_port(completion_port, error);
+  const std::shared_ptr<port_record> port = the_table().find_port(completion_port, error);
   if (!port)
     return error; // the call fails as a whole: no entry is applied
   apply(*port->engine, registration_infos, registration_count);

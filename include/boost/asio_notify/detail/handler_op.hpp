@@ -240,6 +240,9 @@ struct completion_arena
 
   alignas(std::max_align_t) unsigned char bytes[size];
   bool used = false;
+  /// A request missed the arena: the completion lives elsewhere, and no later request (a
+  /// strand's invoker, say) may take the arena, which goes when the operation is freed.
+  bool spent = false;
 };
 
 /// The allocator of an `op_completion`: its operation's arena, else Asio's recycling one.
@@ -257,12 +260,14 @@ public:
 
   T* allocate(std::size_t n)
   {
-    if (!arena_->used && n * sizeof(T) <= completion_arena::size &&
-        alignof(T) <= alignof(std::max_align_t))
+    const bool fits = n * sizeof(T) <= completion_arena::size && alignof(T) <= alignof(std::max_align_t);
+    if (!arena_->used && !arena_->spent && fits)
     {
       arena_->used = true;
       return reinterpret_cast<T*>(arena_->bytes);
     }
+    if (!arena_->used)
+      arena_->spent = true;
     return boost::asio::recycling_allocator<T>().allocate(n);
   }
 
@@ -413,9 +418,10 @@ public:
   {
     Handler handler(std::move(op->handler_));
     Performer performer(std::move(op->performer_));
-    auto arguments = performer.results(op->ec_, op->bytes_);
-    free(op, handler);
-    std::apply(std::move(handler), std::move(arguments));
+    const boost::system::error_code ec = op->ec_;
+    const std::size_t bytes = op->bytes_;
+    free(op, handler); // first: making the results may throw (an accepted socket's object)
+    std::apply(std::move(handler), performer.results(ec, bytes));
   }
 
   // Frees the operation without calling its handler.

@@ -86,8 +86,9 @@ public:
                                                     boost::system::error_code& ec);
 
   /// Start an operation: try it at once unless others of its type are queued, else queue it
-  /// and make sure the port reports the readiness it waits for. The handler never runs
-  /// inside this call. `s` may be null (closed socket): completes with `bad_descriptor`.
+  /// and make sure the port reports the readiness it waits for. The handler runs inside
+  /// this call only where its associated immediate executor (Boost 1.82+) runs it there.
+  /// `s` may be null (closed socket): completes with `bad_descriptor`.
   BOOST_ASIO_NOTIFY_DECL void start_op(socket_state* s, op_type type, reactor_op* op);
 
   /// Complete every queued operation of `s` with `operation_aborted`.
@@ -103,6 +104,8 @@ public:
   struct impl;
 
 private:
+  void complete_immediately(op_queue& finished);
+
   std::unique_ptr<impl> impl_;
 };
 
