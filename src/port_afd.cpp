@@ -204,7 +204,7 @@ struct afd_registration
   trigger triggers = trigger::none;
   bool enabled = false;
   events reported = events::none; // edge: reported and not yet seen false
-  ULONGLONG reported_at_ms = 0;    // edge: when `reported` was last reported
+  ULONGLONG reported_at_ms = 0;    // edge: when what `reported` holds was first reported
   unsigned repeats = 0;            // edge: reports since a fall was last seen
   fate end = fate::live;
   bool in_flight = false;
@@ -312,7 +312,7 @@ OVERLAPPED remove_packet_marker{};
 constexpr DWORD edge_sample_interval_ms = 10;
 
 // How long a reported edge condition may hold before it is reported again: the first delay,
-// doubled after each repeat up to the last (see afd_registration::resample_after_ms).
+// doubled after each repeat up to the last (see resample_delay_ms).
 constexpr ULONGLONG edge_resample_first_ms = 10;
 constexpr ULONGLONG edge_resample_last_ms = 1000;
 
@@ -768,7 +768,8 @@ public:
   std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
                       std::chrono::milliseconds timeout, error_code& ec) override
   {
-    engine_->apply(regs);
+    if (!regs.empty())
+      engine_->apply(regs);
     if (packets.empty())
       return 0;
     const wait_budget budget(timeout);
