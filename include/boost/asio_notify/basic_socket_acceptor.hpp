@@ -360,14 +360,6 @@ public:
   }
 
 private:
-  /// Whether an accept that failed with `ec` takes the next connection instead: one
-  /// aborted before it was accepted is not the acceptor's failure, unless the user asked
-  /// to see it with `enable_connection_aborted` (Asio's rule).
-  bool accept_again(const boost::system::error_code& ec) const
-  {
-    return !this->enable_connection_aborted_ && detail::socket_ops::aborted_before_accept(ec);
-  }
-
   native_handle_type accept_native(endpoint_type* peer_endpoint, boost::system::error_code& ec)
   {
     native_handle_type accepted = detail::socket_ops::invalid_socket;
@@ -380,7 +372,7 @@ private:
       {
         len = ep.capacity();
         accepted = detail::socket_ops::accept(s, ep.data(), &len, e);
-      } while (accept_again(e));
+      } while (detail::socket_ops::accept_next_instead(e, this->enable_connection_aborted_));
       if (!e && peer_endpoint)
       {
         ep.resize(len);

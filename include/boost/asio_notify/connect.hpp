@@ -322,8 +322,9 @@ typename Protocol::endpoint connected_endpoint(const Iterator& it,
     that accepts the connection. Before each attempt the condition is called as
     `bool(const error_code& last_error, const endpoint& next)` (`last_error` clear before the
     first attempt); `false` skips the endpoint. A legacy condition,
-    `Iterator(const error_code&, Iterator next)`, returns the next iterator to try instead. Returns its iterator, or `end`
-    on failure, when `ec` holds the last attempt's error (`not_found` if none was tried). */
+    `Iterator(const error_code&, Iterator next)`, returns the next iterator to try instead.
+    Returns its iterator, or `end` on failure, when `ec` holds the last attempt's error
+    (`not_found` if none was tried). */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
 Iterator connect(
     basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
@@ -495,52 +496,6 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 // Asio. An attempt that fails with `operation_aborted` for another reason (the socket's
 // `cancel()`) moves on to the next endpoint, as Asio's does.
 
-/** Asynchronously connect `s` to the first endpoint of `endpoints` (for instance resolver
-    results) that accepts. `endpoints` is copied. Completion signature:
-    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
-    last attempt's error (`not_found` for an empty sequence, `operation_aborted` when
-    cancelled) and `connected` is a default endpoint. */
-template <class Protocol, class Executor, class EndpointSequence,
-          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
-              RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
-auto async_connect(
-    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-    RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                         !detail::is_connect_condition_v<
-                             RangeConnectToken, detail::sequence_iterator_t<EndpointSequence>>,
-                     int> = 0)
-    -> decltype(detail::async_connect_each<detail::range_connect_signature<Protocol>>(
-        s,
-        detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(
-            endpoints),
-        detail::connect_to_any(), std::forward<RangeConnectToken>(token)))
-{
-  return detail::async_connect_each<detail::range_connect_signature<Protocol>>(
-      s, detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(endpoints),
-      detail::connect_to_any(), std::forward<RangeConnectToken>(token));
-}
-
-/** Asynchronously connect `s` to the first endpoint of [begin, end) that accepts.
-    Completion signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the
-    last attempt's error (`not_found` for an empty range) and `connected` is `end` (or, when
-    cancelled with `operation_aborted`, the iterator being tried). */
-template <class Protocol, class Executor, class Iterator,
-          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
-              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
-auto async_connect(
-    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
-    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
-    std::enable_if_t<!detail::is_connect_condition_v<IteratorConnectToken, Iterator>, int> = 0)
-    -> decltype(detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
-        s, detail::connect_iterator_cursor<Iterator>(begin, end), detail::connect_to_any(),
-        std::forward<IteratorConnectToken>(token)))
-{
-  return detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
-      s, detail::connect_iterator_cursor<Iterator>(std::move(begin), std::move(end)),
-      detail::connect_to_any(), std::forward<IteratorConnectToken>(token));
-}
-
 /** Asynchronously connect `s` to the first endpoint of `endpoints` that `connect_condition`
     accepts and that accepts the connection. Before each attempt the condition is called as
     `bool(const error_code& last_error, const endpoint& next)`; `false` skips the endpoint.
@@ -591,6 +546,47 @@ auto async_connect(
   return detail::async_connect_each<detail::iterator_connect_signature<Iterator>>(
       s, detail::connect_iterator_cursor<Iterator>(std::move(begin), std::move(end)),
       connect_condition, std::forward<IteratorConnectToken>(token));
+}
+
+/** Asynchronously connect `s` to the first endpoint of `endpoints` (for instance resolver
+    results) that accepts. `endpoints` is copied. Completion signature:
+    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
+    last attempt's error (`not_found` for an empty sequence, `operation_aborted` when
+    cancelled) and `connected` is a default endpoint. */
+template <class Protocol, class Executor, class EndpointSequence,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
+              RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                         !detail::is_connect_condition_v<
+                             RangeConnectToken, detail::sequence_iterator_t<EndpointSequence>>,
+                     int> = 0)
+    -> decltype(asio_notify::async_connect(s, endpoints, detail::connect_to_any(),
+                                           std::forward<RangeConnectToken>(token)))
+{
+  return asio_notify::async_connect(s, endpoints, detail::connect_to_any(),
+                                    std::forward<RangeConnectToken>(token));
+}
+
+/** Asynchronously connect `s` to the first endpoint of [begin, end) that accepts.
+    Completion signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the
+    last attempt's error (`not_found` for an empty range) and `connected` is `end` (or, when
+    cancelled with `operation_aborted`, the iterator being tried). */
+template <class Protocol, class Executor, class Iterator,
+          BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
+              IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
+auto async_connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+    IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
+    std::enable_if_t<!detail::is_connect_condition_v<IteratorConnectToken, Iterator>, int> = 0)
+    -> decltype(asio_notify::async_connect(s, begin, end, detail::connect_to_any(),
+                                           std::forward<IteratorConnectToken>(token)))
+{
+  return asio_notify::async_connect(s, std::move(begin), std::move(end),
+                                    detail::connect_to_any(),
+                                    std::forward<IteratorConnectToken>(token));
 }
 
 #if defined(BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT)

@@ -176,12 +176,10 @@ public:
   template <class Function, class HandlerType>
   void schedule_immediate(Function&& f, const HandlerType& handler) const
   {
-    if (io_)
-      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, *io_),
+    with_io_executor([&](const auto& io) {
+      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, io),
                             std::forward<Function>(f));
-    else if constexpr (may_hold_io_context_executor)
-      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, *context_),
-                            std::forward<Function>(f));
+    });
   }
 #endif
 
@@ -204,10 +202,17 @@ private:
   template <class Function>
   void schedule_on_io(Function&& f, completion_mode mode) const
   {
+    with_io_executor([&](const auto& io) { schedule_on(io, std::forward<Function>(f), mode); });
+  }
+
+  /// Calls `use` with the tracked I/O executor, whichever member holds it.
+  template <class Use>
+  void with_io_executor(Use&& use) const
+  {
     if (io_)
-      schedule_on(*io_, std::forward<Function>(f), mode);
+      use(*io_);
     else if constexpr (may_hold_io_context_executor)
-      schedule_on(*context_, std::forward<Function>(f), mode);
+      use(*context_);
   }
 
   template <class Executor, class Function>
@@ -660,7 +665,7 @@ struct accept_performer
       accepted = socket_ops::accept(c.socket, ep.data(), &len, ec);
       // A connection aborted before it was accepted is not the acceptor's error (Asio
       // hides it too unless enable_connection_aborted is set): try the next one.
-      if (!report_aborted && socket_ops::aborted_before_accept(ec))
+      if (socket_ops::accept_next_instead(ec, report_aborted))
         continue;
       if (socket_ops::would_block(ec))
         return false;

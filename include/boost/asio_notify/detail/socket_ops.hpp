@@ -98,6 +98,14 @@ BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* add
 /// `socket_base::enable_connection_aborted` is set.
 BOOST_ASIO_NOTIFY_DECL bool aborted_before_accept(const boost::system::error_code& ec) noexcept;
 
+/// Whether an accept that failed with `ec` takes the next connection instead: one aborted
+/// before it was accepted is not the acceptor's failure, unless the user asked to see it
+/// (`report_aborted`: the acceptor's `enable_connection_aborted`, Asio's rule).
+inline bool accept_next_instead(const boost::system::error_code& ec, bool report_aborted) noexcept
+{
+  return !report_aborted && aborted_before_accept(ec);
+}
+
 /// Ask a stream socket to tell, with every read, whether the read left data behind
 /// (Linux's TCP_INQ). False where it cannot (other protocols, other systems).
 BOOST_ASIO_NOTIFY_DECL bool enable_drained_hint(native_socket_type s);
