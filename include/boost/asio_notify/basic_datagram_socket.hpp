@@ -28,6 +28,10 @@ class basic_datagram_socket : public basic_socket<Protocol, Executor>
   using wait_for = detail::socket_ops::wait_for;
   using signature = void(boost::system::error_code, std::size_t);
 
+  // The result type of an initiating function (see socket_object::initiate_result_t).
+  template <class Token, class Performer>
+  using initiate_result_t = typename base::template initiate_result_t<Token, signature, Performer>;
+
 public:
   using typename base::endpoint_type;
   using typename base::executor_type;
@@ -157,9 +161,11 @@ public:
   /// Start an asynchronous send to the connected peer; handler `void(error_code, std::size_t)`.
   /// With `boost::asio::null_buffers` it completes when the socket is writable.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
@@ -170,19 +176,24 @@ public:
 
   /// Start an asynchronous send to the connected peer.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
 
   /// Start an asynchronous send to `destination`; handler `void(error_code, std::size_t)`.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                      message_flags flags,
                      WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence,
+                                                  detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
@@ -194,9 +205,12 @@ public:
 
   /// Start an asynchronous send to `destination`.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                      WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence,
+                                                  detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     return async_send_to(buffers, destination, 0, std::forward<WriteToken>(token));
   }
@@ -204,9 +218,11 @@ public:
   /// Start an asynchronous receive from the connected peer; handler
   /// `void(error_code, std::size_t)`. With `null_buffers` it completes when readable.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
@@ -217,9 +233,11 @@ public:
 
   /// Start an asynchronous receive from the connected peer.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
@@ -227,10 +245,13 @@ public:
   /// Start an asynchronous receive; `sender` (which must outlive the operation) is set
   /// to where the datagram came from. Handler `void(error_code, std::size_t)`.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                           message_flags flags,
                           ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence,
+                                                 detail::receive_from_performer<MutableBufferSequence, endpoint_type>>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
@@ -242,9 +263,12 @@ public:
 
   /// Start an asynchronous receive; `sender` is set to where the datagram came from.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                           ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence,
+                                                 detail::receive_from_performer<MutableBufferSequence, endpoint_type>>>
   {
     return async_receive_from(buffers, sender, 0, std::forward<ReadToken>(token));
   }
@@ -252,6 +276,7 @@ public:
 private:
   template <class Token>
   auto readiness(wait_for w, detail::op_type type, Token&& token)
+      -> initiate_result_t<Token, detail::wait_performer<true>>
   {
     return this->template initiate<signature>(std::forward<Token>(token), type,
                                               detail::wait_performer<true>{w});

@@ -48,6 +48,11 @@ class basic_socket : public detail::socket_object<Protocol, Executor>
 {
   using base = detail::socket_object<Protocol, Executor>;
 
+protected:
+  // The result type of an initiating function (see socket_object::initiate_result_t).
+  template <class Token, class Signature, class Performer>
+  using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
+
 public:
   using typename base::endpoint_type;
   using typename base::executor_type;
@@ -98,9 +103,12 @@ public:
 
   /** Start an asynchronous connect, opening the socket first if needed. The handler is
       `void(error_code)`. Cancellation: terminal, partial, total. */
-  template <class ConnectToken = boost::asio::default_completion_token_t<executor_type>>
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
+                ConnectToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_connect(const endpoint_type& peer,
                      ConnectToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ConnectToken, void(boost::system::error_code),
+                           detail::unless_failed<detail::connect_performer<endpoint_type>>>
   {
     boost::system::error_code ec;
     if (!this->is_open())

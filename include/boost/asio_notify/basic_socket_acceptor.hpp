@@ -65,6 +65,10 @@ class basic_socket_acceptor : public detail::socket_object<Protocol, Executor>
   using base = detail::socket_object<Protocol, Executor>;
   using wait_for = detail::socket_ops::wait_for;
 
+  // The result type of an initiating function (see socket_object::initiate_result_t).
+  template <class Token, class Signature, class Performer>
+  using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
+
 public:
   using typename base::endpoint_type;
   using typename base::executor_type;
@@ -77,6 +81,22 @@ public:
 
   /// The socket type the move-accept forms create for the acceptor's executor.
   using socket_type = peer_socket_t<Executor>;
+
+private:
+  // The result types of the two accept shapes: into a caller's socket, void(error_code);
+  // into a new socket for an executor of type Executor1, void(error_code, socket).
+  template <class Token, class Socket>
+  using accept_into_result_t =
+      initiate_result_t<Token, void(boost::system::error_code),
+                        detail::unless_failed<detail::accept_performer<
+                            endpoint_type, detail::assign_accepted<Socket, Protocol>>>>;
+  template <class Token, class Executor1>
+  using accept_new_result_t =
+      initiate_result_t<Token, void(boost::system::error_code, peer_socket_t<Executor1>),
+                        detail::accept_performer<endpoint_type,
+                                                 detail::make_accepted<peer_socket_t<Executor1>, Protocol>>>;
+
+public:
 
   /// Rebinds the acceptor type to another executor.
   template <class Executor1>
@@ -288,73 +308,93 @@ public:
   /** Start an asynchronous accept into `peer`, which must stay alive and closed until the
       handler `void(error_code)` runs. */
   template <class Protocol1, class Executor1,
-            class AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
+                AcceptToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_accept(basic_socket<Protocol1, Executor1>& peer,
                     AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_into_result_t<AcceptToken, basic_socket<Protocol1, Executor1>>
   {
     return async_accept_into(peer, nullptr, std::forward<AcceptToken>(token));
   }
 
   /// Start an asynchronous accept into `peer`, also setting `peer_endpoint`.
   template <class Protocol1, class Executor1,
-            class AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
+                AcceptToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
                     AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_into_result_t<AcceptToken, basic_socket<Protocol1, Executor1>>
   {
     return async_accept_into(peer, &peer_endpoint, std::forward<AcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket using this acceptor's executor;
   /// the handler is `void(error_code, socket_type)`.
-  template <class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_token_v<MoveAcceptToken, endpoint_type>>>
   auto async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, nullptr, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket; `peer_endpoint` (which must outlive the
   /// operation) is set to its address. The handler is `void(error_code, socket_type)`.
-  template <class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>>
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_accept(endpoint_type& peer_endpoint,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket using `ex` (for instance another
   /// io_context's executor); the handler is `void(error_code, socket)`.
-  template <class Executor1, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <class Executor1,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<Executor1>))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_executor_v<Executor1>>>
   auto async_accept(const Executor1& ex,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, Executor1>
   {
     return async_accept_new(ex, nullptr, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket using `ex`, also setting `peer_endpoint`.
-  template <class Executor1, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <class Executor1,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<Executor1>))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_executor_v<Executor1>>>
   auto async_accept(const Executor1& ex, endpoint_type& peer_endpoint,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, Executor1>
   {
     return async_accept_new(ex, &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket on `context`.
-  template <class ExecutionContext, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <class ExecutionContext,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   auto async_accept(ExecutionContext& context,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
   {
     return async_accept_new(context.get_executor(), nullptr, std::forward<MoveAcceptToken>(token));
   }
 
   /// Start an asynchronous accept of a new socket on `context`, also setting `peer_endpoint`.
-  template <class ExecutionContext, class MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <class ExecutionContext,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
+                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   auto async_accept(ExecutionContext& context, endpoint_type& peer_endpoint,
                     MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
   {
     return async_accept_new(context.get_executor(), &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
@@ -405,6 +445,7 @@ private:
 
   template <class Socket, class Token>
   auto async_accept_into(Socket& peer, endpoint_type* peer_endpoint, Token&& token)
+      -> accept_into_result_t<Token, Socket>
   {
     using finish = detail::assign_accepted<Socket, Protocol>;
     using performer = detail::accept_performer<endpoint_type, finish>;
@@ -419,6 +460,7 @@ private:
 
   template <class Executor1, class Token>
   auto async_accept_new(const Executor1& ex, endpoint_type* peer_endpoint, Token&& token)
+      -> accept_new_result_t<Token, Executor1>
   {
     using finish = detail::make_accepted<peer_socket_t<Executor1>, Protocol>;
     return this->template initiate<void(boost::system::error_code, peer_socket_t<Executor1>)>(

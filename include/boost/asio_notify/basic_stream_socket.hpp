@@ -32,6 +32,10 @@ class basic_stream_socket : public basic_socket<Protocol, Executor>
   using base = basic_socket<Protocol, Executor>;
   using wait_for = detail::socket_ops::wait_for;
 
+  // The result type of an initiating function (see socket_object::initiate_result_t).
+  template <class Token, class Signature, class Performer>
+  using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
+
 public:
   using typename base::endpoint_type;
   using typename base::executor_type;
@@ -147,9 +151,11 @@ public:
   /// Start an asynchronous send; the handler is `void(error_code, std::size_t)`. With
   /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is writable.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return null_buffers_wait(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
@@ -161,18 +167,22 @@ public:
 
   /// Start an asynchronous send; the handler is `void(error_code, std::size_t)`.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
 
   /// Start an asynchronous write of some data; see `async_send`.
   template <class ConstBufferSequence,
-            class WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_write_some(const ConstBufferSequence& buffers,
                         WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
@@ -180,9 +190,11 @@ public:
   /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`. With
   /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is readable.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return null_buffers_wait(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
@@ -194,18 +206,22 @@ public:
 
   /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
 
   /// Start an asynchronous read of some data; see `async_receive`.
   template <class MutableBufferSequence,
-            class ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
+                ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_read_some(const MutableBufferSequence& buffers,
                        ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
@@ -213,6 +229,7 @@ public:
 private:
   template <class Token>
   auto null_buffers_wait(wait_for w, detail::op_type type, Token&& token)
+      -> initiate_result_t<Token, void(boost::system::error_code, std::size_t), detail::wait_performer<true>>
   {
     return this->template initiate<void(boost::system::error_code, std::size_t)>(
         std::forward<Token>(token), type, detail::wait_performer<true>{w});

@@ -285,19 +285,44 @@ private:
   state state_ = state::starting;
 };
 
+/// The initiation of every async_connect: makes the composed operation for the final
+/// handler. Going through `async_initiate` (rather than returning `async_compose`) gives
+/// async_connect `async_initiate`'s declared result type on every Boost version: Boost 1.81's
+/// `async_compose` deduces its type from its body, which a wrong token makes a hard error
+/// where it should be a substitution failure.
+template <class Signature, class Socket>
+class connect_initiation
+{
+public:
+  using executor_type = typename Socket::executor_type;
+
+  explicit connect_initiation(Socket& s) noexcept : socket_(&s) {}
+
+  executor_type get_executor() const noexcept { return socket_->get_executor(); }
+
+  template <class Handler, class Op>
+  void operator()(Handler&& handler, Op op) const
+  {
+    boost::asio::async_compose<Handler, Signature>(std::move(op), handler, *socket_);
+  }
+
+private:
+  Socket* socket_;
+};
+
 /// Starts the composed operation; every async_connect overload comes here.
 template <class Signature, class Token, class Protocol, class Executor, class Cursor,
           class Condition>
 auto async_connect_each(basic_socket<Protocol, Executor>& s, Cursor cursor,
                         const Condition& condition, Token&& token)
-    -> decltype(boost::asio::async_compose<Token, Signature>(
-        std::declval<connect_op<basic_socket<Protocol, Executor>, Cursor, Condition>>(), token,
-        s))
+    -> decltype(boost::asio::async_initiate<Token, Signature>(
+        std::declval<connect_initiation<Signature, basic_socket<Protocol, Executor>>>(), token,
+        std::declval<connect_op<basic_socket<Protocol, Executor>, Cursor, Condition>>()))
 {
-  return boost::asio::async_compose<Token, Signature>(
+  return boost::asio::async_initiate<Token, Signature>(
+      connect_initiation<Signature, basic_socket<Protocol, Executor>>(s), token,
       connect_op<basic_socket<Protocol, Executor>, Cursor, Condition>(s, std::move(cursor),
-                                                                      condition),
-      token, s);
+                                                                      condition));
 }
 
 template <class Protocol>

@@ -11,6 +11,7 @@
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_HANDLER_OP_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_HANDLER_OP_HPP
 
+#include <boost/asio_notify/detail/null_buffers.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
@@ -494,6 +495,11 @@ struct wait_performer
       return std::make_tuple(ec);
   }
 };
+
+/// The performer of a transfer on `Buffers`: `Transfer`, or with `null_buffers` a readiness
+/// wait that completes with 0 bytes.
+template <class Buffers, class Transfer>
+using transfer_or_wait_t = std::conditional_t<is_null_buffers<Buffers>(), wait_performer<true>, Transfer>;
 
 /// A performer that completes at once with `error` when one is set (an operation that
 /// could not even start, such as a connect whose socket failed to open), else `inner`.

@@ -79,6 +79,37 @@ public:
   /// The native representation of a socket.
   using native_handle_type = native_socket_type;
 
+protected:
+  /// Starts an operation for `async_initiate`: its executor is the I/O executor (for tokens
+  /// such as `deferred`), its call queues the performer with the handler.
+  class initiation
+  {
+  public:
+    using executor_type = Executor;
+    explicit initiation(socket_object* self) noexcept : self_(self) {}
+    executor_type get_executor() const noexcept { return self_->executor_; }
+
+    template <class Handler, class Performer>
+    void operator()(Handler&& handler, op_type type, Performer perf) const
+    {
+      start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
+                      self_->executor_, std::move(perf));
+    }
+
+  private:
+    socket_object* self_;
+  };
+
+  /** What an initiating function returns for `Token` and `Signature`: the type of
+      `async_initiate` (void for a handler, a future for `use_future`, ...). Each initiating
+      function names it in its declaration, as Asio does, so the type is known without
+      instantiating the function body. */
+  template <class Token, class Signature, class Performer>
+  using initiate_result_t = decltype(boost::asio::async_initiate<Token, Signature>(
+      std::declval<initiation>(), std::declval<Token&>(), std::declval<op_type>(),
+      std::declval<Performer>()));
+
+public:
   /// Get the executor associated with the object.
   executor_type get_executor() const noexcept { return executor_; }
 
@@ -353,8 +384,10 @@ public:
   }
 
   /// Start an asynchronous wait for readiness; the handler is `void(error_code)`.
-  template <class WaitToken = boost::asio::default_completion_token_t<executor_type>>
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
+                WaitToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_wait(wait_type w, WaitToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
   {
     return this->template initiate<void(boost::system::error_code)>(
         std::forward<WaitToken>(token), queue_for(w), wait_performer<false>{condition_for(w)});
@@ -422,12 +455,15 @@ protected:
            option.name(protocol_) == library_option.name(protocol_);
   }
 
-  /// The shape of every asynchronous operation: `async_initiate` with an initiation whose
-  /// executor is the I/O executor (for tokens such as `deferred`), starting `perf`.
+  /// The shape of every asynchronous operation: `async_initiate` with `initiation`,
+  /// starting `perf`. Every argument is passed as an rvalue, as `initiate_result_t` names
+  /// it: Boost 1.81's `deferred` puts the arguments' value categories in its result type.
   template <class Signature, class Token, class Performer>
   auto initiate(Token&& token, op_type type, Performer perf)
+      -> initiate_result_t<Token, Signature, Performer>
   {
-    return boost::asio::async_initiate<Token, Signature>(initiation(this), token, type, std::move(perf));
+    return boost::asio::async_initiate<Token, Signature>(initiation(this), token, std::move(type),
+                                                         std::move(perf));
   }
 
   /// Run a synchronous operation: try, and while it would block (and the user did not
@@ -446,24 +482,6 @@ protected:
         return 0;
     }
   }
-
-  class initiation
-  {
-  public:
-    using executor_type = Executor;
-    explicit initiation(socket_object* self) noexcept : self_(self) {}
-    executor_type get_executor() const noexcept { return self_->executor_; }
-
-    template <class Handler, class Performer>
-    void operator()(Handler&& handler, op_type type, Performer perf) const
-    {
-      start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
-                      self_->executor_, std::move(perf));
-    }
-
-  private:
-    socket_object* self_;
-  };
 
   template <class, class> friend class socket_object;
 
