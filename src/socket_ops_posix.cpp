@@ -62,6 +62,12 @@ auto retry(error_code& ec, Call call) -> decltype(call())
 // MSG_NOSIGNAL: a write to a reset connection reports EPIPE instead of killing the process.
 constexpr int send_flags(message_flags flags) { return flags | MSG_NOSIGNAL; }
 
+// The bytes of an address the system stored: its reported length, at most the buffer's.
+std::size_t stored(socklen_t reported, std::size_t capacity)
+{
+  return std::min(static_cast<std::size_t>(reported), capacity);
+}
+
 msghdr make_msghdr(const native_buffer* bufs, std::size_t count, const void* addr, std::size_t len)
 {
   msghdr msg{};
@@ -83,6 +89,16 @@ void close(native_socket_type s, error_code& ec)
 {
   // EINTR from close leaves the descriptor closed on Linux: never retry it.
   ec = ::close(s) == 0 || errno == EINTR ? error_code() : errno_code();
+}
+
+void socket_pair(int family, int type, int protocol, native_socket_type (&pair)[2], error_code& ec)
+{
+  int fds[2] = {-1, -1};
+  if (retry(ec, [&] { return ::socketpair(family, type | SOCK_CLOEXEC, protocol, fds); }) == 0)
+  {
+    pair[0] = fds[0];
+    pair[1] = fds[1];
+  }
 }
 
 void check_socket(native_socket_type s, error_code& ec)
@@ -117,14 +133,14 @@ void local_address(native_socket_type s, void* addr, std::size_t& len, error_cod
 {
   socklen_t l = static_cast<socklen_t>(len);
   retry(ec, [&] { return ::getsockname(s, static_cast<sockaddr*>(addr), &l); });
-  len = l;
+  len = stored(l, len);
 }
 
 void peer_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
 {
   socklen_t l = static_cast<socklen_t>(len);
   retry(ec, [&] { return ::getpeername(s, static_cast<sockaddr*>(addr), &l); });
-  len = l;
+  len = stored(l, len);
 }
 
 void set_option(native_socket_type s, int level, int name, const void* data, std::size_t len,
@@ -192,7 +208,7 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
     return ::accept4(s, static_cast<sockaddr*>(addr), len ? &l : nullptr, SOCK_CLOEXEC);
   });
   if (len)
-    *len = l;
+    *len = stored(l, *len);
   return fd;
 }
 
@@ -265,7 +281,7 @@ std::size_t recvfrom(native_socket_type s, native_buffer* bufs, std::size_t coun
 {
   msghdr msg = make_msghdr(bufs, count, addr, len);
   const ssize_t n = retry(ec, [&] { return ::recvmsg(s, &msg, flags); });
-  len = msg.msg_namelen;
+  len = stored(msg.msg_namelen, len);
   return n < 0 ? 0 : static_cast<std::size_t>(n);
 }
 

@@ -79,6 +79,12 @@ WSABUF* as_wsabuf(const native_buffer* bufs)
   return reinterpret_cast<WSABUF*>(const_cast<native_buffer*>(bufs));
 }
 
+// The bytes of an address the system stored: its reported length, at most the buffer's.
+std::size_t stored(int reported, std::size_t capacity)
+{
+  return reported < 0 ? 0 : std::min(static_cast<std::size_t>(reported), capacity);
+}
+
 DWORD buffer_count(std::size_t count) { return static_cast<DWORD>(std::min(count, max_buffers)); }
 
 // What a receive returns. A datagram that did not fit (WSAEMSGSIZE, ERROR_MORE_DATA) filled
@@ -124,6 +130,11 @@ void close(native_socket_type s, error_code& ec)
   checked(ec, [&] { return ::closesocket(static_cast<SOCKET>(s)); });
 }
 
+void socket_pair(int, int, int, native_socket_type (&)[2], error_code& ec)
+{
+  ec = boost::asio::error::operation_not_supported; // Winsock has no socketpair (nor has Asio there)
+}
+
 void check_socket(native_socket_type s, error_code& ec)
 {
   int type = 0;
@@ -164,14 +175,14 @@ void local_address(native_socket_type s, void* addr, std::size_t& len, error_cod
 {
   int l = static_cast<int>(len);
   checked(ec, [&] { return ::getsockname(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
-  len = static_cast<std::size_t>(l);
+  len = stored(l, len);
 }
 
 void peer_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
 {
   int l = static_cast<int>(len);
   checked(ec, [&] { return ::getpeername(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
-  len = static_cast<std::size_t>(l);
+  len = stored(l, len);
 }
 
 void set_option(native_socket_type s, int level, int name, const void* data, std::size_t len,
@@ -251,7 +262,7 @@ native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, er
   }
   ec = {};
   if (len)
-    *len = static_cast<std::size_t>(l);
+    *len = stored(l, *len);
   return static_cast<native_socket_type>(r);
 }
 
@@ -297,7 +308,7 @@ std::size_t recvfrom(native_socket_type s, native_buffer* bufs, std::size_t coun
     return ::WSARecvFrom(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes, &f,
                          static_cast<sockaddr*>(addr), &l, nullptr, nullptr);
   });
-  len = static_cast<std::size_t>(l);
+  len = stored(l, len);
   return received(bytes, bufs, count, ec);
 }
 

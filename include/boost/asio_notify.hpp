@@ -20,4 +20,11 @@
 #include <boost/asio_notify/reactor.hpp>
 #include <boost/asio_notify/registration.hpp>
 
+#include <boost/asio/local/basic_endpoint.hpp> // BOOST_ASIO_HAS_LOCAL_SOCKETS, where Asio has them
+#if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
+#include <boost/asio_notify/local/connect_pair.hpp>
+#include <boost/asio_notify/local/datagram_protocol.hpp>
+#include <boost/asio_notify/local/stream_protocol.hpp>
+#endif
+
 #endif

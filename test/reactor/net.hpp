@@ -24,6 +24,10 @@ namespace asio = boost::asio;
 // Socket namespaces: sockets::ip::tcp::{socket, acceptor, endpoint, resolver} and the udp twins.
 using tcp = sockets::ip::tcp;
 using udp = sockets::ip::udp;
+#if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
+// UNIX domain sockets: sockets::local::{stream_protocol, datagram_protocol, connect_pair}.
+namespace local = sockets::local;
+#endif
 
 /// True when the tests run against Boost.AsioNotify's sockets.
 #if defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)

@@ -9,6 +9,7 @@
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 
+#include <boost/asio_notify/detail/default_protocol.hpp>
 #include <boost/asio_notify/detail/handler_op.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
@@ -488,7 +489,7 @@ protected:
   executor_type executor_;
   reactor_core* core_;
   socket_state* state_ = nullptr;
-  protocol_type protocol_{protocol_type::v4()};
+  protocol_type protocol_{default_protocol<protocol_type>()};
   // socket_base::enable_connection_aborted: whether accept reports connection_aborted
   // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
   // socket's state bits, never in the kernel.

@@ -7,6 +7,10 @@
 // The system calls behind the sockets, one implementation per OS (src/socket_ops_*.cpp).
 // Every function makes one attempt, retries EINTR, and reports failure in `ec` with the
 // error codes Asio's own sockets report (so `ec == boost::asio::error::eof` etc. hold).
+// The functions that return an address (`addr`, `len`) set `len` to the bytes stored, at
+// most the buffer's size: a longer address is cut to what fits, where the system reports
+// its full length (Linux does for an AF_UNIX path of all 108 bytes, which leaves no room
+// for its NUL), so that `Endpoint::resize(len)` never exceeds the endpoint's capacity.
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OPS_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OPS_HPP
 
@@ -55,6 +59,11 @@ using message_flags = int;
 BOOST_ASIO_NOTIFY_DECL native_socket_type open(int family, int type, int protocol,
                                                boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void close(native_socket_type s, boost::system::error_code& ec);
+/// Create a pair of connected sockets (close-on-exec), as `socketpair` does. Windows has no
+/// such call: `operation_not_supported` there, as Asio reports.
+BOOST_ASIO_NOTIFY_DECL void socket_pair(int family, int type, int protocol,
+                                        native_socket_type (&pair)[2],
+                                        boost::system::error_code& ec);
 /// Succeeds only for an open socket handle (`bad_descriptor`, `not_socket` otherwise).
 BOOST_ASIO_NOTIFY_DECL void check_socket(native_socket_type s, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void set_non_blocking(native_socket_type s, bool on,

@@ -1,0 +1,51 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+#ifndef BOOST_ASIO_NOTIFY_LOCAL_DATAGRAM_PROTOCOL_HPP
+#define BOOST_ASIO_NOTIFY_LOCAL_DATAGRAM_PROTOCOL_HPP
+
+#include <boost/asio/local/datagram_protocol.hpp> // BOOST_ASIO_HAS_LOCAL_SOCKETS, where Asio has them
+
+#if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
+
+#include <boost/asio_notify/basic_datagram_socket.hpp>
+
+
+namespace boost {
+namespace asio_notify {
+namespace local {
+
+/** The UNIX domain datagram protocol (`AF_UNIX`, `SOCK_DGRAM`) with the notify reactor's
+    socket type: `boost::asio::local::datagram_protocol` (its endpoint, a filesystem path)
+    whose `socket` is this library's. Available where Asio's is
+    (`BOOST_ASIO_HAS_LOCAL_SOCKETS`); Windows has no `AF_UNIX` datagram sockets, and there
+    `open` reports the system's error, as with Asio. */
+class datagram_protocol : public boost::asio::local::datagram_protocol
+{
+public:
+  /// The UNIX domain datagram protocol.
+  datagram_protocol() noexcept = default;
+
+  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  datagram_protocol(const boost::asio::local::datagram_protocol& p) noexcept // NOLINT: implicit by design
+      : boost::asio::local::datagram_protocol(p)
+  {
+  }
+
+  /// The UNIX domain endpoint type (Asio's): a filesystem path.
+  using endpoint = boost::asio::local::datagram_protocol::endpoint;
+
+  /// The UNIX domain datagram socket type on the notify reactor.
+  using socket = basic_datagram_socket<datagram_protocol>;
+};
+
+} // namespace local
+} // namespace asio_notify
+} // namespace boost
+
+#endif // defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
+
+#endif
