@@ -30,6 +30,44 @@ struct refusing_port
   tcp::socket holder;
 };
 
+// The error_code forms return what Asio's declare: BOOST_ASIO_SYNC_OP_VOID (the error_code,
+// or void with BOOST_ASIO_NO_DEPRECATED), so `if (s.open(p, ec))` compiles as with Asio.
+template <class Result>
+constexpr bool sync_op_void = std::is_same_v<Result, BOOST_ASIO_SYNC_OP_VOID>;
+
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().open(tcp::v4(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().assign(tcp::v4(), native_socket(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().close(std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().cancel(std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().bind(tcp::endpoint(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().connect(tcp::endpoint(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().set_option(std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().get_option(std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().io_control(std::declval<asio::socket_base::bytes_readable&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().non_blocking(true, std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().native_non_blocking(true, std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().shutdown(tcp::socket::shutdown_both, std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::socket&>().wait(tcp::socket::wait_read, std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::acceptor&>().listen(1, std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::acceptor&>().accept(std::declval<tcp::socket&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<
+              decltype(std::declval<tcp::acceptor&>().accept(std::declval<tcp::socket&>(), std::declval<tcp::endpoint&>(), std::declval<error_code&>()))>);
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(tcp_socket)

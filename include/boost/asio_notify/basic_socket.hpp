@@ -85,20 +85,21 @@ public:
   }
 
   /// Connect the socket to the specified endpoint, opening it first if needed.
-  void connect(const endpoint_type& peer, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID connect(const endpoint_type& peer, boost::system::error_code& ec)
   {
     if (!this->is_open())
     {
       this->open(peer.protocol(), ec);
       if (ec)
-        return;
+        BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
     detail::socket_ops::connect(this->state_->socket, peer.data(), peer.size(), ec);
     if (!detail::socket_ops::would_block(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     // The descriptor is non-blocking (an earlier async operation made it so): wait here.
     if (detail::socket_ops::poll(this->state_->socket, detail::socket_ops::wait_for::write, -1, ec))
       detail::socket_ops::connect_result(this->state_->socket, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /** Start an asynchronous connect, opening the socket first if needed. The handler is
@@ -127,10 +128,12 @@ public:
   }
 
   /// Disable sends or receives on the socket.
-  void shutdown(boost::asio::socket_base::shutdown_type what, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID shutdown(boost::asio::socket_base::shutdown_type what,
+                                   boost::system::error_code& ec)
   {
     if (this->open_or_fail(ec))
       detail::socket_ops::shutdown(this->state_->socket, static_cast<int>(what), ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Get the remote endpoint of the socket.

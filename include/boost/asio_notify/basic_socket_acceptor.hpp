@@ -188,10 +188,11 @@ public:
   }
 
   /// Place the acceptor into the listening state.
-  void listen(int backlog, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID listen(int backlog, boost::system::error_code& ec)
   {
     if (this->open_or_fail(ec))
       detail::socket_ops::listen(this->state_->socket, backlog, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Accept a connection into `peer` (which must be closed), blocking until one arrives.
@@ -205,9 +206,11 @@ public:
 
   /// Accept a connection into `peer` (which must be closed), blocking until one arrives.
   template <class Protocol1, class Executor1>
-  void accept(basic_socket<Protocol1, Executor1>& peer, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer,
+                                 boost::system::error_code& ec)
   {
     accept_into(peer, nullptr, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Accept a connection into `peer`; `peer_endpoint` is set to its address.
@@ -221,10 +224,11 @@ public:
 
   /// Accept a connection into `peer`; `peer_endpoint` is set to its address.
   template <class Protocol1, class Executor1>
-  void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
-              boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
+                                 boost::system::error_code& ec)
   {
     accept_into(peer, &peer_endpoint, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Accept a connection and return it as a new socket using this acceptor's executor.

@@ -65,8 +65,9 @@ inline socket_ops::wait_for condition_for(boost::asio::socket_base::wait_type w)
 }
 
 /** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
-    `error_code&` parameter reports failure there; the other overload throws
-    `boost::system::system_error`. */
+    `error_code&` parameter reports failure there (and, as Asio's, returns it where Asio
+    declares `BOOST_ASIO_SYNC_OP_VOID`: `error_code`, or `void` with
+    `BOOST_ASIO_NO_DEPRECATED`); the other overload throws `boost::system::system_error`. */
 template <class Protocol, class Executor>
 class socket_object : public boost::asio::socket_base
 {
@@ -123,17 +124,18 @@ public:
   }
 
   /// Open the socket using the specified protocol.
-  void open(const protocol_type& protocol, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID open(const protocol_type& protocol, boost::system::error_code& ec)
   {
     if (is_open())
     {
       ec = boost::asio::error::already_open;
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
     const native_socket_type s =
         socket_ops::open(protocol.family(), protocol.type(), protocol.protocol(), ec);
     if (!ec)
       adopt(protocol, s);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Assign an existing native socket to the object.
@@ -145,17 +147,18 @@ public:
   }
 
   /// Assign an existing native socket to the object; it must be an open socket.
-  void assign(const protocol_type& protocol, const native_handle_type& native,
-              boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID assign(const protocol_type& protocol, const native_handle_type& native,
+                                 boost::system::error_code& ec)
   {
     if (is_open())
     {
       ec = boost::asio::error::already_open;
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
     socket_ops::check_socket(native, ec);
     if (!ec)
       adopt(protocol, native);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Determine whether the socket is open.
@@ -170,7 +173,11 @@ public:
   }
 
   /// Close the socket: pending asynchronous operations complete with `operation_aborted`.
-  void close(boost::system::error_code& ec) { core_->close(state_, ec); }
+  BOOST_ASIO_SYNC_OP_VOID close(boost::system::error_code& ec)
+  {
+    core_->close(state_, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
+  }
 
   /// Release ownership of the native socket, which stays open; pending asynchronous
   /// operations complete with `operation_aborted`.
@@ -200,11 +207,12 @@ public:
   }
 
   /// Cancel all asynchronous operations: they complete with `operation_aborted`.
-  void cancel(boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID cancel(boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     core_->cancel(*state_);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Bind the socket to the given local endpoint.
@@ -216,10 +224,11 @@ public:
   }
 
   /// Bind the socket to the given local endpoint.
-  void bind(const endpoint_type& endpoint, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID bind(const endpoint_type& endpoint, boost::system::error_code& ec)
   {
     if (open_or_fail(ec))
       socket_ops::bind(state_->socket, endpoint.data(), endpoint.size(), ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Set an option on the socket.
@@ -234,10 +243,10 @@ public:
   /// Set an option on the socket. `enable_connection_aborted` is the library's, as in Asio:
   /// it is kept by the object and never reaches the system.
   template <class SettableSocketOption>
-  void set_option(const SettableSocketOption& option, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID set_option(const SettableSocketOption& option, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     if (!is_connection_aborted_option(option))
       socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
                              option.data(protocol_), option.size(protocol_), ec);
@@ -249,6 +258,7 @@ public:
       std::memcpy(&value, option.data(protocol_), sizeof(value));
       enable_connection_aborted_ = value != 0;
     }
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Get an option from the socket.
@@ -262,10 +272,10 @@ public:
 
   /// Get an option from the socket (`enable_connection_aborted` from the object).
   template <class GettableSocketOption>
-  void get_option(GettableSocketOption& option, boost::system::error_code& ec) const
+  BOOST_ASIO_SYNC_OP_VOID get_option(GettableSocketOption& option, boost::system::error_code& ec) const
   {
     if (!open_or_fail(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     std::size_t size = option.size(protocol_);
     if (!is_connection_aborted_option(option))
       socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
@@ -279,6 +289,7 @@ public:
     }
     if (!ec)
       option.resize(protocol_, size);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Perform an IO control command on the socket.
@@ -292,10 +303,11 @@ public:
 
   /// Perform an IO control command on the socket.
   template <class IoControlCommand>
-  void io_control(IoControlCommand& command, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID io_control(IoControlCommand& command, boost::system::error_code& ec)
   {
     if (open_or_fail(ec))
       socket_ops::io_control(state_->socket, static_cast<long>(command.name()), command.data(), ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Whether synchronous operations fail with `would_block` instead of waiting.
@@ -310,14 +322,15 @@ public:
   }
 
   /// Make synchronous operations fail with `would_block` instead of waiting.
-  void non_blocking(bool mode, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     if (mode)
       core_->ensure_non_blocking(*state_, ec);
     if (!ec)
       state_->user_non_blocking = mode;
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Whether the native socket is in non-blocking mode.
@@ -332,18 +345,19 @@ public:
   }
 
   /// Set the native socket's non-blocking mode (asynchronous operations set it again).
-  void native_non_blocking(bool mode, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID native_non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     if (!mode && state_->user_non_blocking)
     {
       ec = boost::asio::error::invalid_argument; // as Asio: contradicts non_blocking(true)
-      return;
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
     socket_ops::set_non_blocking(state_->socket, mode, ec);
     if (!ec)
       state_->internal_non_blocking = mode;
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Get the local endpoint of the socket.
@@ -378,10 +392,11 @@ public:
   }
 
   /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
-  void wait(wait_type w, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID wait(wait_type w, boost::system::error_code& ec)
   {
     if (open_or_fail(ec))
       socket_ops::poll(state_->socket, condition_for(w), -1, ec);
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
   /// Start an asynchronous wait for readiness; the handler is `void(error_code)`.

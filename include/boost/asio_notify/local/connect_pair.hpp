@@ -42,8 +42,8 @@ namespace local {
     that was open; on Windows, which has no `socketpair`, `operation_not_supported`, as
     with Asio). */
 template <class Protocol, class Executor1, class Executor2>
-void connect_pair(basic_socket<Protocol, Executor1>& socket1,
-                  basic_socket<Protocol, Executor2>& socket2, boost::system::error_code& ec)
+BOOST_ASIO_SYNC_OP_VOID connect_pair(basic_socket<Protocol, Executor1>& socket1,
+                                     basic_socket<Protocol, Executor2>& socket2, boost::system::error_code& ec)
 {
   static_assert(detail::is_local_endpoint<typename Protocol::endpoint>::value,
                 "connect_pair makes UNIX domain sockets only: use "
@@ -53,14 +53,14 @@ void connect_pair(basic_socket<Protocol, Executor1>& socket1,
   native_socket_type pair[2];
   detail::socket_ops::socket_pair(protocol.family(), protocol.type(), protocol.protocol(), pair, ec);
   if (ec)
-    return;
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   boost::system::error_code ignored;
   socket1.assign(protocol, pair[0], ec);
   if (ec)
   {
     detail::socket_ops::close(pair[0], ignored);
     detail::socket_ops::close(pair[1], ignored);
-    return;
+    BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
   socket2.assign(protocol, pair[1], ec);
   if (ec)
@@ -68,6 +68,7 @@ void connect_pair(basic_socket<Protocol, Executor1>& socket1,
     socket1.close(ignored);
     detail::socket_ops::close(pair[1], ignored);
   }
+  BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
 }
 
 /// Create a pair of connected UNIX domain sockets; throws `boost::system::system_error`.
