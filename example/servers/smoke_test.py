@@ -367,7 +367,37 @@ def http(opt):
     check(r.returncode == 0 and m and int(m.group(1)) > 0, "wrk: no requests")
     check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
     check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
+    outside_the_doc_root(opt, root, status)
     server.stop()
+
+
+def outside_the_doc_root(opt, root, status):
+    """Links inside the document root to files or directories outside it are not
+    followed, and no file or directory whose name starts with '.' is served; links that
+    stay inside are."""
+    outside = os.path.join(opt.work_dir, "outside")
+    os.makedirs(outside, exist_ok=True)
+    with open(os.path.join(outside, "secret.txt"), "w") as f:
+        f.write("outside the doc root\n")
+    for name in (".hidden", ".git/config", "sub/.env"):
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        with open(os.path.join(root, name), "w") as f:
+            f.write("not for clients\n")
+    for path in ("/.hidden", "/.git/config", "/sub/.env", "/.git/", "/sub/./dir/nested.txt"):
+        check(status(path, "--path-as-is") == "404", f"{path}: served (a dot file or directory)")
+    if opt.launch is not NATIVE:
+        print("links out of the doc root: skipped under Wine (it shows the host's links to"
+              " Windows programs as the files they point to)")
+        return
+    os.symlink(os.path.join(outside, "secret.txt"), os.path.join(root, "file-link.txt"))
+    os.symlink("/etc/passwd", os.path.join(root, "passwd"))
+    os.symlink(outside, os.path.join(root, "dir-link"))
+    os.symlink("hello.txt", os.path.join(root, "inside-link.txt"))
+    os.symlink("sub/dir", os.path.join(root, "inside-dir"))
+    for path in ("/file-link.txt", "/passwd", "/dir-link/secret.txt"):
+        check(status(path) == "404", f"{path}: served, a link out of the doc root")
+    check(status("/inside-link.txt") == "200", "/inside-link.txt: a link inside not served")
+    check(status("/inside-dir/nested.txt") == "200", "/inside-dir/: a link inside not served")
 
 
 def tls(opt):
