@@ -11,6 +11,7 @@
 // Port 0 picks a free port, printed as "listening on port N".
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
 #include <cstdlib>
@@ -130,6 +131,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
     {
         accept();
     }
@@ -141,15 +143,14 @@ private:
     {
         acceptor_.async_accept([this](error_code ec, tcp::socket socket)
         {
-            if(ec == net::error::operation_aborted)
-                return;
             if(!ec)
                 std::make_shared<chat_session>(std::move(socket), room_)->start();
-            accept();
+            backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
         });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     chat_room room_;
 };
 

@@ -11,8 +11,10 @@
 // frames. Port 0 picks a free port, printed as "listening on port N".
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -49,11 +51,17 @@ net::awaitable<void> echo(tcp::socket socket)
 // Accepts connections forever and gives each one its own coroutine.
 net::awaitable<void> listen(tcp::acceptor& acceptor)
 {
+    accept_backoff backoff(acceptor.get_executor(), "accept");
     for(;;)
     {
-        tcp::socket socket = co_await acceptor.async_accept(net::use_awaitable);
-        // detached: nobody waits for a connection to end; errors are handled inside echo().
-        net::co_spawn(acceptor.get_executor(), echo(std::move(socket)), net::detached);
+        // as_tuple: a failed accept (out of descriptors, say) is an error code here, not an
+        // exception that would end the listener and with it the server.
+        auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
+        if(ec == net::error::operation_aborted)
+            co_return; // the acceptor was closed
+        if(!ec) // detached: nobody waits for a connection to end; echo() handles its errors
+            net::co_spawn(acceptor.get_executor(), echo(std::move(socket)), net::detached);
+        co_await backoff.pause(ec); // when out of descriptors: see accept_backoff.hpp
     }
 }
 

@@ -18,6 +18,7 @@
 // for the time-outs tcp_stream would have given.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
 #include <boost/beast/core.hpp>
@@ -273,6 +274,7 @@ public:
     listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
         : ioc_(ioc)
         , acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
         , doc_root_(std::make_shared<std::string const>(std::move(doc_root)))
     {
         accept();
@@ -288,18 +290,17 @@ private:
         acceptor_.async_accept(net::make_strand(ioc_),
             [this](error_code ec, tcp::socket socket)
             {
-                if(ec == net::error::operation_aborted)
-                    return;
                 if(!ec)
                     std::make_shared<http_session>(std::move(socket), doc_root_)->run();
-                else
-                    std::cerr << "accept: " << ec.message() << "\n"; // e.g. out of descriptors
-                accept();
+                // Accept the next one: at once, or after a pause when out of descriptors,
+                // logging at most a line a second (see accept_backoff.hpp).
+                backoff_.then(ec, [this] { accept(); });
             });
     }
 
     net::io_context& ioc_;
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     std::shared_ptr<std::string const> doc_root_;
 };
 

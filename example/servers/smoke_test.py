@@ -112,7 +112,7 @@ class Process:
     """A child process whose stdout lines are collected by a thread, so that reading
     them can time out. `launch` is how it runs: Native, or Wine for a Windows build."""
 
-    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE):
+    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE, nofile=None):
         self.name = name
         self.launch = launch
         self.startup = launch.startup  # used up by the first line
@@ -120,7 +120,8 @@ class Process:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1, env=launch.env)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1, env=launch.env,
+            preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile))
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -179,9 +180,18 @@ class Process:
 running = []
 
 
-def start_server(opt, *args):
-    """Starts the scenario's server example with `args` and reads its port."""
-    server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch)
+def limit_descriptors(n):
+    """In the child before exec: at most n open descriptors (the soft limit)."""
+    import resource
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
+
+
+def start_server(opt, *args, nofile=None):
+    """Starts the scenario's server example with `args` and reads its port; with
+    `nofile`, the server may have at most that many descriptors open."""
+    server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch,
+                     nofile=nofile)
     line = server.next_line(timeout=15)
     m = re.match(r"listening on port (\d+) \[(\w+)", line)
     check(m, f"server: unexpected first line {line!r}")
@@ -208,6 +218,66 @@ def pattern(size, seed):
     rnd = random.Random(seed)
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     return "".join(rnd.choice(alphabet) for _ in range(size))
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time of a process so far, from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
+
+
+DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
+
+
+def out_of_descriptors(opt, args, probe):
+    """The server runs with few descriptors; more clients connect than it can accept and
+    stay connected for a while: accepting fails with EMFILE. The server must then neither
+    spin (CPU time well below a busy loop) nor flood its log, must keep running, and must
+    serve a new client (`probe(port)`) once the others are gone."""
+    if opt.launch is not NATIVE:
+        print("out of descriptors: skipped under Wine (the Windows process has no rlimit,"
+              " and its CPU time is not in /proc)")
+        return
+    server, port = start_server(opt, *args, nofile=DESCRIPTOR_LIMIT)
+    held = []
+    try:
+        for _ in range(DESCRIPTOR_LIMIT + 20):  # the rest wait in the listen queue
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        time.sleep(0.5)  # the server accepts what it can and runs out
+        cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+        time.sleep(2)
+        cpu = cpu_seconds(server.proc.pid) - cpu0
+        share = cpu / (time.monotonic() - t0)
+        log = server.stderr_text()
+        print(f"out of descriptors: {cpu:.2f}s CPU in 2s ({share:.0%}),"
+              f" {len(log.splitlines())} line(s) logged:\n{log}")
+        check(server.proc.poll() is None,
+              f"server: exited when out of descriptors (exit code {server.proc.poll()})")
+        check(share < 0.2, f"server: spins when out of descriptors ({share:.0%} CPU)")
+        check(re.search(r"(?i)too many open files", log),
+              "server: did not log running out of descriptors")
+        check(len(log.splitlines()) <= 6 and len(log) < 1000,
+              "server: floods its log when out of descriptors")
+    finally:
+        for s in held:
+            s.close()
+    # The failed connections are accepted once descriptors are free again (at most a
+    # second's pause later), and a new client is served.
+    probe(port)
+    check(server.proc.poll() is None, "server: exited after running out of descriptors")
+    server.stop()
+
+
+def echo_probe(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"still there?")
+        got = b""
+        while len(got) < 12:
+            chunk = s.recv(64)
+            check(chunk, "echo after running out of descriptors: connection closed")
+            got += chunk
+        check(got == b"still there?", f"echo after running out of descriptors: {got!r}")
 
 
 # ---- scenarios ----------------------------------------------------------------------------
@@ -255,6 +325,8 @@ def tcp_echo(opt):
     check(not errors, "; ".join(errors))
     server.stop()
 
+    out_of_descriptors(opt, ["0"], echo_probe)
+
 
 def udp_echo(opt):
     """The UDP client example sends datagrams and checks each echo; a raw Python socket
@@ -298,6 +370,12 @@ def chat(opt):
         check(c.wait() == 0, f"{c.name}: exit code {c.proc.returncode}")
         check(c.lines.get(timeout=5) is None, f"{c.name}: got a line nobody sent")
     server.stop()
+
+    def welcome_probe(port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            line = s.makefile("rb").readline()
+            check(line.startswith(b"* welcome"), f"no welcome after running out of descriptors: {line!r}")
+    out_of_descriptors(opt, ["0"], welcome_probe)
 
 
 def make_doc_root(path):
@@ -370,6 +448,10 @@ def http(opt):
     outside_the_doc_root(opt, root, status)
     server.stop()
 
+    out_of_descriptors(opt, ["0", root, "1"],
+                       lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
+                                          "GET after running out of descriptors"))
+
 
 def outside_the_doc_root(opt, root, status):
     """Links inside the document root to files or directories outside it are not
@@ -426,6 +508,20 @@ def tls(opt):
     client.close_stdin()
     check(client.wait() == 0, f"s_client: exit code {client.proc.returncode}")
     server.stop()
+
+    def tls_probe(port):
+        import ssl
+        context = ssl.create_default_context(cafile=cert)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, \
+                context.wrap_socket(raw, server_hostname="localhost") as s:
+            s.sendall(b"still there?")
+            got = b""
+            while len(got) < 12:
+                chunk = s.recv(64)
+                check(chunk, "TLS echo after running out of descriptors: connection closed")
+                got += chunk
+            check(got == b"still there?", f"TLS echo after running out of descriptors: {got!r}")
+    out_of_descriptors(opt, ["0", cert, key], tls_probe)
 
 
 def curl_multi(opt):

@@ -10,6 +10,7 @@
 // port is printed as "listening on port N" so that scripts can find the server.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
 #include <array>
@@ -67,6 +68,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
     {
         accept();
     }
@@ -82,13 +84,14 @@ private:
             {
                 if(!ec)
                     std::make_shared<session>(std::move(socket))->start();
-                else if(ec == net::error::operation_aborted)
-                    return; // the acceptor was closed: we are shutting down
-                accept();
+                // Accept the next one: at once, or after a pause when out of descriptors
+                // (see accept_backoff.hpp), or never once the acceptor is closed.
+                backoff_.then(ec, [this] { accept(); });
             });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
 };
 
 int main(int argc, char* argv[])

@@ -11,6 +11,7 @@
 // "listening on port N". Try it with:  openssl s_client -connect 127.0.0.1:<port>
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
 #include <boost/asio/ssl.hpp>
@@ -94,6 +95,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
         , ctx_(ctx)
     {
         accept();
@@ -106,15 +108,14 @@ private:
     {
         acceptor_.async_accept([this](error_code ec, tcp::socket socket)
         {
-            if(ec == net::error::operation_aborted)
-                return;
             if(!ec)
                 std::make_shared<tls_session>(std::move(socket), ctx_)->start();
-            accept();
+            backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
         });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     ssl::context& ctx_;
 };
 
