@@ -112,7 +112,7 @@ class Process:
     """A child process whose stdout lines are collected by a thread, so that reading
     them can time out. `launch` is how it runs: Native, or Wine for a Windows build."""
 
-    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE, nofile=None):
+    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE, nofile=None, env=None):
         self.name = name
         self.launch = launch
         self.startup = launch.startup  # used up by the first line
@@ -120,7 +120,8 @@ class Process:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1, env=launch.env,
+            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
+            env=dict(launch.env or os.environ, **env) if env else launch.env,
             preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile))
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -187,11 +188,12 @@ def limit_descriptors(n):
     resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
 
 
-def start_server(opt, *args, nofile=None):
+def start_server(opt, *args, nofile=None, env=None):
     """Starts the scenario's server example with `args` and reads its port; with
-    `nofile`, the server may have at most that many descriptors open."""
+    `nofile`, the server may have at most that many descriptors open; `env`: variables
+    added to its environment."""
     server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch,
-                     nofile=nofile)
+                     nofile=nofile, env=env)
     line = server.next_line(timeout=15)
     m = re.match(r"listening on port (\d+) \[(\w+)", line)
     check(m, f"server: unexpected first line {line!r}")
@@ -280,6 +282,54 @@ def echo_probe(port):
         check(got == b"still there?", f"echo after running out of descriptors: {got!r}")
 
 
+IDLE_TIMEOUT = 1  # seconds, for the servers' ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
+
+
+def closed_by_server(s, what, least=IDLE_TIMEOUT - 0.2, most=IDLE_TIMEOUT + 4):
+    """Waits, reading and discarding, until the server closes the connection `s`: not
+    before `least` seconds from now, not after `most`."""
+    start = time.monotonic()
+    s.settimeout(most)
+    try:
+        while s.recv(4096):
+            pass
+    except socket.timeout:
+        raise Failure(f"{what}: still open after {most}s")
+    except OSError:
+        pass  # reset, or the TLS layer's complaint about the missing close_notify
+    waited = time.monotonic() - start
+    check(waited >= least, f"{what}: closed after {waited:.1f}s, before the time-out")
+    print(f"{what}: closed by the server after {waited:.1f}s")
+
+
+def idle_connections(opt, args, active, silent, env_var="ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT"):
+    """The server runs with a time-out of IDLE_TIMEOUT seconds: a connection that keeps
+    talking (`active(port)`, for longer than that) stays open, and one that stays silent
+    (`silent(port)` connects and returns the socket) is closed by the server in time."""
+    server, port = start_server(opt, *args, env={env_var: str(IDLE_TIMEOUT)})
+    active(port)
+    closed_by_server(silent(port), f"silent connection ({env_var}={IDLE_TIMEOUT})")
+    check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
+    server.stop()
+
+
+def echo_active(port, connect=None):
+    """Talks for 2.5 idle time-outs, a message every 0.3 of one: every echo comes back."""
+    with (connect or silent_connection)(port) as s:
+        for i in range(int(2.5 / 0.3) + 1):
+            s.sendall(b"tick")
+            got = b""
+            while len(got) < 4:
+                chunk = s.recv(64)
+                check(chunk, f"active connection closed by the server after {i * 0.3 * IDLE_TIMEOUT:.1f}s")
+                got += chunk
+            time.sleep(0.3 * IDLE_TIMEOUT)
+
+
+def silent_connection(port):
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
 # ---- scenarios ----------------------------------------------------------------------------
 
 def tcp_echo(opt):
@@ -326,6 +376,7 @@ def tcp_echo(opt):
     server.stop()
 
     out_of_descriptors(opt, ["0"], echo_probe)
+    idle_connections(opt, ["0"], echo_active, silent_connection)
 
 
 def udp_echo(opt):
@@ -376,6 +427,26 @@ def chat(opt):
             line = s.makefile("rb").readline()
             check(line.startswith(b"* welcome"), f"no welcome after running out of descriptors: {line!r}")
     out_of_descriptors(opt, ["0"], welcome_probe)
+
+    def chat_active(port):
+        """Sends a line every 0.3 idle time-outs, for 2.5 of them: still in the room."""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
+            for i in range(int(2.5 / 0.3) + 1):
+                s.sendall(b"tick %d\n" % i)
+                time.sleep(0.3 * IDLE_TIMEOUT)
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as other:
+                lines = other.makefile("rb")
+                welcome = lines.readline()
+                check(welcome.startswith(b"* welcome, 2 "), f"talking client dropped: {welcome!r}")
+                s.sendall(b"still here\n")
+                check(lines.readline() == b"still here\n", "talking client dropped")
+
+    def chat_silent(port):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
+        return s
+    idle_connections(opt, ["0"], chat_active, chat_silent)
 
 
 def make_doc_root(path):
@@ -509,11 +580,15 @@ def tls(opt):
     check(client.wait() == 0, f"s_client: exit code {client.proc.returncode}")
     server.stop()
 
+    import ssl
+    context = ssl.create_default_context(cafile=cert)
+
+    def tls_connection(port):
+        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+        return context.wrap_socket(raw, server_hostname="localhost")
+
     def tls_probe(port):
-        import ssl
-        context = ssl.create_default_context(cafile=cert)
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, \
-                context.wrap_socket(raw, server_hostname="localhost") as s:
+        with tls_connection(port) as s:
             s.sendall(b"still there?")
             got = b""
             while len(got) < 12:
@@ -522,6 +597,12 @@ def tls(opt):
                 got += chunk
             check(got == b"still there?", f"TLS echo after running out of descriptors: {got!r}")
     out_of_descriptors(opt, ["0", cert, key], tls_probe)
+    # A client that connects and never starts the handshake; then one that finishes it
+    # and then says nothing.
+    idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
+                     silent_connection, env_var="ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
+    idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
+                     tls_connection)
 
 
 def curl_multi(opt):
