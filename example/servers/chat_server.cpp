@@ -8,11 +8,15 @@
 //
 // The protocol is plain text, one message per line ('\n'). A client that joins first
 // receives a line starting with "* welcome"; from then on it gets everybody else's lines.
-// Port 0 picks a free port, printed as "listening on port N".
+// Port 0 picks a free port, printed as "listening on port N". A client that sends no line
+// for 5 minutes (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <deque>
 #include <iostream>
@@ -23,6 +27,9 @@
 namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
+
+// How long a client may stay silent (listening only) before the server drops it.
+auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::minutes(5));
 
 // Whoever can be sent a message. The room does not care that it is a socket.
 class participant
@@ -61,6 +68,7 @@ class chat_session
 public:
     chat_session(tcp::socket socket, chat_room& room)
         : socket_(std::move(socket))
+        , deadline_(socket_.get_executor())
         , room_(room)
     {
     }
@@ -85,6 +93,7 @@ public:
 private:
     void read_line()
     {
+        arm_deadline();
         // The limit stops one client from making the server buffer without bound.
         net::async_read_until(socket_, net::dynamic_buffer(inbox_, 64 * 1024), '\n',
             [self = shared_from_this()](error_code ec, std::size_t n)
@@ -110,6 +119,20 @@ private:
             });
     }
 
+    // The next line must come within idle_timeout. The timer's handler holds only a
+    // weak_ptr: a pending deadline must not keep a session that has left alive.
+    void arm_deadline()
+    {
+        deadline_.expires_after(idle_timeout); // cancels the previous wait
+        deadline_.async_wait([weak = weak_from_this()](error_code ec)
+        {
+            auto self = weak.lock();
+            // The expiry check skips a wait that fired just as a line arrived.
+            if(self && !ec && self->deadline_.expiry() <= std::chrono::steady_clock::now())
+                self->leave();
+        });
+    }
+
     void leave()
     {
         // Leaving drops the room's reference; closing cancels our other pending operation,
@@ -120,6 +143,7 @@ private:
     }
 
     tcp::socket socket_;
+    net::steady_timer deadline_;
     chat_room& room_;
     std::string inbox_;
     std::deque<std::string> outbox_;
@@ -130,6 +154,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
     {
         accept();
     }
@@ -141,15 +166,14 @@ private:
     {
         acceptor_.async_accept([this](error_code ec, tcp::socket socket)
         {
-            if(ec == net::error::operation_aborted)
-                return;
             if(!ec)
                 std::make_shared<chat_session>(std::move(socket), room_)->start();
-            accept();
+            backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
         });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     chat_room room_;
 };
 

@@ -8,16 +8,22 @@
 //
 // The same server as tcp_echo_server.cpp, but each connection is a straight-line loop:
 // no session class, no shared_ptr, no handler chain. Lifetimes are those of the coroutine
-// frames. Port 0 picks a free port, printed as "listening on port N".
+// frames. Port 0 picks a free port, printed as "listening on port N". A client idle for
+// 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -25,35 +31,70 @@
 namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
+using clock_type = std::chrono::steady_clock;
+using namespace net::experimental::awaitable_operators; // a || b: the first to finish
 
-// Echoes everything one client sends until it disconnects.
-net::awaitable<void> echo(tcp::socket socket)
+// How long a read or a write may wait for the client before the server gives up on it.
+auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+
+// Echoes everything one client sends until it disconnects, moving the deadline on before
+// each read. Returns (never throws) when the connection ends, cancelled included.
+net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
 {
     char data[16 * 1024];
     try
     {
         for(;;)
         {
+            deadline = clock_type::now() + idle_timeout;
             std::size_t n = co_await socket.async_read_some(net::buffer(data), net::use_awaitable);
             co_await net::async_write(socket, net::buffer(data, n), net::use_awaitable);
         }
     }
     catch(boost::system::system_error const& e)
     {
-        // eof is how a client says goodbye; anything else is worth a line in the log.
-        if(e.code() != net::error::eof && e.code() != net::error::connection_reset)
+        // eof is how a client says goodbye, operation_aborted is the watchdog's doing;
+        // anything else is worth a line in the log.
+        if(e.code() != net::error::eof && e.code() != net::error::connection_reset &&
+           e.code() != net::error::operation_aborted)
             std::cerr << "echo: " << e.what() << "\n";
     }
+}
+
+// Returns once `deadline` has passed (echo() may move it on meanwhile); throws
+// operation_aborted when cancelled because echo() has finished first.
+net::awaitable<void> watchdog(clock_type::time_point& deadline)
+{
+    net::steady_timer timer(co_await net::this_coro::executor);
+    while(deadline > clock_type::now())
+    {
+        timer.expires_at(deadline);
+        co_await timer.async_wait(net::use_awaitable);
+    }
+}
+
+// One connection: whichever of echo() and watchdog() finishes first cancels the other;
+// then the socket is closed with this frame.
+net::awaitable<void> session(tcp::socket socket)
+{
+    auto deadline = clock_type::now() + idle_timeout;
+    co_await (echo(socket, deadline) || watchdog(deadline));
 }
 
 // Accepts connections forever and gives each one its own coroutine.
 net::awaitable<void> listen(tcp::acceptor& acceptor)
 {
+    accept_backoff backoff(acceptor.get_executor(), "accept");
     for(;;)
     {
-        tcp::socket socket = co_await acceptor.async_accept(net::use_awaitable);
-        // detached: nobody waits for a connection to end; errors are handled inside echo().
-        net::co_spawn(acceptor.get_executor(), echo(std::move(socket)), net::detached);
+        // as_tuple: a failed accept (out of descriptors, say) is an error code here, not an
+        // exception that would end the listener and with it the server.
+        auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
+        if(ec == net::error::operation_aborted)
+            co_return; // the acceptor was closed
+        if(!ec) // detached: nobody waits for a connection to end; session() handles errors
+            net::co_spawn(acceptor.get_executor(), session(std::move(socket)), net::detached);
+        co_await backoff.pause(ec); // when out of descriptors: see accept_backoff.hpp
     }
 }
 

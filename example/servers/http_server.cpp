@@ -8,7 +8,9 @@
 //
 // Serves the files under doc_root with GET and HEAD, keeps connections alive as the client
 // asks, answers 404 for missing files and 400 for request targets that try to leave
-// doc_root. Port 0 picks a free port, printed as "listening on port N".
+// doc_root. Links (symbolic links) are followed only where they lead to a file inside
+// doc_root; files and directories whose names start with '.' (".git", ".env") are never
+// served. Port 0 picks a free port, printed as "listening on port N".
 //
 // Beast's own examples use beast::tcp_stream, which wraps Asio's socket type and so cannot
 // wrap ours. Beast's algorithms (http::async_read, async_write) only need an AsyncReadStream /
@@ -16,6 +18,7 @@
 // for the time-outs tcp_stream would have given.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
 
 #include <boost/beast/core.hpp>
@@ -85,8 +88,34 @@ http::message_generator text_response(http::request<http::string_body> const& re
     return res;
 }
 
+// Whether the request-target names a hidden file or directory: one path segment starting
+// with '.' (".hidden", ".git/config", "a/./b"). Backslashes separate segments too, for
+// Windows.
+bool names_hidden_file(beast::string_view target)
+{
+    for(std::size_t i = 0; i + 1 < target.size(); ++i)
+        if((target[i] == '/' || target[i] == '\\') && target[i + 1] == '.')
+            return true;
+    return false;
+}
+
+// The file a path names with every link resolved, if it is a regular file inside root
+// (itself canonical); an empty path otherwise. Comparing whole path components, so that
+// "/www2/x" is not inside "/www".
+std::filesystem::path file_inside(std::filesystem::path const& root, std::string const& path)
+{
+    error_code ec;
+    std::filesystem::path file = std::filesystem::canonical(path, ec);
+    if(ec || !std::filesystem::is_regular_file(file, ec))
+        return {};
+    auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+    if(mismatch.first != root.end())
+        return {};
+    return file;
+}
+
 // Maps a request to its response. Pure function of the request and the file system:
-// no sockets here.
+// no sockets here. doc_root is canonical (absolute, without links).
 http::message_generator handle_request(std::string const& doc_root,
                                        http::request<http::string_body>&& req)
 {
@@ -105,13 +134,18 @@ http::message_generator handle_request(std::string const& doc_root,
     if(path.back() == '/')
         path += "index.html";
 
-    // Only regular files: opening a directory would succeed and then fail mid-response.
-    error_code ec;
-    if(!std::filesystem::is_regular_file(path, ec))
+    // Only regular files (opening a directory would succeed and then fail mid-response),
+    // and only inside doc_root once every link is resolved: a link in doc_root to
+    // /etc/passwd, or to a directory outside, is as missing as a file that is not there.
+    // Hidden files look missing too: nothing tells a client that "/.git/config" exists.
+    std::filesystem::path const file =
+        names_hidden_file(target) ? std::filesystem::path() : file_inside(doc_root, path);
+    if(file.empty())
         return text_response(req, http::status::not_found, "Not found: " + std::string(target));
 
+    error_code ec;
     http::file_body::value_type body;
-    body.open(path.c_str(), beast::file_mode::scan, ec);
+    body.open(file.string().c_str(), beast::file_mode::scan, ec);
     if(ec)
         return text_response(req, http::status::internal_server_error, ec.message());
     auto const size = body.size();
@@ -240,6 +274,7 @@ public:
     listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
         : ioc_(ioc)
         , acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
         , doc_root_(std::make_shared<std::string const>(std::move(doc_root)))
     {
         accept();
@@ -255,18 +290,17 @@ private:
         acceptor_.async_accept(net::make_strand(ioc_),
             [this](error_code ec, tcp::socket socket)
             {
-                if(ec == net::error::operation_aborted)
-                    return;
                 if(!ec)
                     std::make_shared<http_session>(std::move(socket), doc_root_)->run();
-                else
-                    std::cerr << "accept: " << ec.message() << "\n"; // e.g. out of descriptors
-                accept();
+                // Accept the next one: at once, or after a pause when out of descriptors,
+                // logging at most a line a second (see accept_backoff.hpp).
+                backoff_.then(ec, [this] { accept(); });
             });
     }
 
     net::io_context& ioc_;
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     std::shared_ptr<std::string const> doc_root_;
 };
 
@@ -281,9 +315,11 @@ int main(int argc, char* argv[])
     try
     {
         auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        std::string doc_root = argv[2];
+        // Canonical (absolute, links resolved, no trailing '/': every target starts with
+        // '/'), so that the files' canonical paths can be compared with it.
+        std::string doc_root = std::filesystem::canonical(argv[2]).string();
         if(!doc_root.empty() && doc_root.back() == '/')
-            doc_root.pop_back(); // every target starts with '/'
+            doc_root.pop_back(); // doc_root "/" itself
         int const threads = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
         auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
 

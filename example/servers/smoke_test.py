@@ -112,7 +112,7 @@ class Process:
     """A child process whose stdout lines are collected by a thread, so that reading
     them can time out. `launch` is how it runs: Native, or Wine for a Windows build."""
 
-    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE):
+    def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE, nofile=None, env=None):
         self.name = name
         self.launch = launch
         self.startup = launch.startup  # used up by the first line
@@ -120,7 +120,9 @@ class Process:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1, env=launch.env)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
+            env=dict(launch.env or os.environ, **env) if env else launch.env,
+            preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile))
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -179,9 +181,19 @@ class Process:
 running = []
 
 
-def start_server(opt, *args):
-    """Starts the scenario's server example with `args` and reads its port."""
-    server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch)
+def limit_descriptors(n):
+    """In the child before exec: at most n open descriptors (the soft limit)."""
+    import resource
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
+
+
+def start_server(opt, *args, nofile=None, env=None):
+    """Starts the scenario's server example with `args` and reads its port; with
+    `nofile`, the server may have at most that many descriptors open; `env`: variables
+    added to its environment."""
+    server = Process("server", [opt.bin["server"], *args], opt.work_dir, launch=opt.launch,
+                     nofile=nofile, env=env)
     line = server.next_line(timeout=15)
     m = re.match(r"listening on port (\d+) \[(\w+)", line)
     check(m, f"server: unexpected first line {line!r}")
@@ -208,6 +220,114 @@ def pattern(size, seed):
     rnd = random.Random(seed)
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     return "".join(rnd.choice(alphabet) for _ in range(size))
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time of a process so far, from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
+
+
+DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
+
+
+def out_of_descriptors(opt, args, probe):
+    """The server runs with few descriptors; more clients connect than it can accept and
+    stay connected for a while: accepting fails with EMFILE. The server must then neither
+    spin (CPU time well below a busy loop) nor flood its log, must keep running, and must
+    serve a new client (`probe(port)`) once the others are gone."""
+    if opt.launch is not NATIVE:
+        print("out of descriptors: skipped under Wine (the Windows process has no rlimit,"
+              " and its CPU time is not in /proc)")
+        return
+    server, port = start_server(opt, *args, nofile=DESCRIPTOR_LIMIT)
+    held = []
+    try:
+        for _ in range(DESCRIPTOR_LIMIT + 20):  # the rest wait in the listen queue
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        time.sleep(0.5)  # the server accepts what it can and runs out
+        cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+        time.sleep(2)
+        cpu = cpu_seconds(server.proc.pid) - cpu0
+        share = cpu / (time.monotonic() - t0)
+        log = server.stderr_text()
+        print(f"out of descriptors: {cpu:.2f}s CPU in 2s ({share:.0%}),"
+              f" {len(log.splitlines())} line(s) logged:\n{log}")
+        check(server.proc.poll() is None,
+              f"server: exited when out of descriptors (exit code {server.proc.poll()})")
+        check(share < 0.2, f"server: spins when out of descriptors ({share:.0%} CPU)")
+        check(re.search(r"(?i)too many open files", log),
+              "server: did not log running out of descriptors")
+        check(len(log.splitlines()) <= 6 and len(log) < 1000,
+              "server: floods its log when out of descriptors")
+    finally:
+        for s in held:
+            s.close()
+    # The failed connections are accepted once descriptors are free again (at most a
+    # second's pause later), and a new client is served.
+    probe(port)
+    check(server.proc.poll() is None, "server: exited after running out of descriptors")
+    server.stop()
+
+
+def echo_probe(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"still there?")
+        got = b""
+        while len(got) < 12:
+            chunk = s.recv(64)
+            check(chunk, "echo after running out of descriptors: connection closed")
+            got += chunk
+        check(got == b"still there?", f"echo after running out of descriptors: {got!r}")
+
+
+IDLE_TIMEOUT = 1  # seconds, for the servers' ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
+
+
+def closed_by_server(s, what, least=IDLE_TIMEOUT - 0.2, most=IDLE_TIMEOUT + 4):
+    """Waits, reading and discarding, until the server closes the connection `s`: not
+    before `least` seconds from now, not after `most`."""
+    start = time.monotonic()
+    s.settimeout(most)
+    try:
+        while s.recv(4096):
+            pass
+    except socket.timeout:
+        raise Failure(f"{what}: still open after {most}s")
+    except OSError:
+        pass  # reset, or the TLS layer's complaint about the missing close_notify
+    waited = time.monotonic() - start
+    check(waited >= least, f"{what}: closed after {waited:.1f}s, before the time-out")
+    print(f"{what}: closed by the server after {waited:.1f}s")
+
+
+def idle_connections(opt, args, active, silent, env_var="ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT"):
+    """The server runs with a time-out of IDLE_TIMEOUT seconds: a connection that keeps
+    talking (`active(port)`, for longer than that) stays open, and one that stays silent
+    (`silent(port)` connects and returns the socket) is closed by the server in time."""
+    server, port = start_server(opt, *args, env={env_var: str(IDLE_TIMEOUT)})
+    active(port)
+    closed_by_server(silent(port), f"silent connection ({env_var}={IDLE_TIMEOUT})")
+    check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
+    server.stop()
+
+
+def echo_active(port, connect=None):
+    """Talks for 2.5 idle time-outs, a message every 0.3 of one: every echo comes back."""
+    with (connect or silent_connection)(port) as s:
+        for i in range(int(2.5 / 0.3) + 1):
+            s.sendall(b"tick")
+            got = b""
+            while len(got) < 4:
+                chunk = s.recv(64)
+                check(chunk, f"active connection closed by the server after {i * 0.3 * IDLE_TIMEOUT:.1f}s")
+                got += chunk
+            time.sleep(0.3 * IDLE_TIMEOUT)
+
+
+def silent_connection(port):
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
 # ---- scenarios ----------------------------------------------------------------------------
@@ -255,6 +375,9 @@ def tcp_echo(opt):
     check(not errors, "; ".join(errors))
     server.stop()
 
+    out_of_descriptors(opt, ["0"], echo_probe)
+    idle_connections(opt, ["0"], echo_active, silent_connection)
+
 
 def udp_echo(opt):
     """The UDP client example sends datagrams and checks each echo; a raw Python socket
@@ -298,6 +421,32 @@ def chat(opt):
         check(c.wait() == 0, f"{c.name}: exit code {c.proc.returncode}")
         check(c.lines.get(timeout=5) is None, f"{c.name}: got a line nobody sent")
     server.stop()
+
+    def welcome_probe(port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            line = s.makefile("rb").readline()
+            check(line.startswith(b"* welcome"), f"no welcome after running out of descriptors: {line!r}")
+    out_of_descriptors(opt, ["0"], welcome_probe)
+
+    def chat_active(port):
+        """Sends a line every 0.3 idle time-outs, for 2.5 of them: still in the room."""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
+            for i in range(int(2.5 / 0.3) + 1):
+                s.sendall(b"tick %d\n" % i)
+                time.sleep(0.3 * IDLE_TIMEOUT)
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as other:
+                lines = other.makefile("rb")
+                welcome = lines.readline()
+                check(welcome.startswith(b"* welcome, 2 "), f"talking client dropped: {welcome!r}")
+                s.sendall(b"still here\n")
+                check(lines.readline() == b"still here\n", "talking client dropped")
+
+    def chat_silent(port):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
+        return s
+    idle_connections(opt, ["0"], chat_active, chat_silent)
 
 
 def make_doc_root(path):
@@ -367,7 +516,41 @@ def http(opt):
     check(r.returncode == 0 and m and int(m.group(1)) > 0, "wrk: no requests")
     check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
     check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
+    outside_the_doc_root(opt, root, status)
     server.stop()
+
+    out_of_descriptors(opt, ["0", root, "1"],
+                       lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
+                                          "GET after running out of descriptors"))
+
+
+def outside_the_doc_root(opt, root, status):
+    """Links inside the document root to files or directories outside it are not
+    followed, and no file or directory whose name starts with '.' is served; links that
+    stay inside are."""
+    outside = os.path.join(opt.work_dir, "outside")
+    os.makedirs(outside, exist_ok=True)
+    with open(os.path.join(outside, "secret.txt"), "w") as f:
+        f.write("outside the doc root\n")
+    for name in (".hidden", ".git/config", "sub/.env"):
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        with open(os.path.join(root, name), "w") as f:
+            f.write("not for clients\n")
+    for path in ("/.hidden", "/.git/config", "/sub/.env", "/.git/", "/sub/./dir/nested.txt"):
+        check(status(path, "--path-as-is") == "404", f"{path}: served (a dot file or directory)")
+    if opt.launch is not NATIVE:
+        print("links out of the doc root: skipped under Wine (it shows the host's links to"
+              " Windows programs as the files they point to)")
+        return
+    os.symlink(os.path.join(outside, "secret.txt"), os.path.join(root, "file-link.txt"))
+    os.symlink("/etc/passwd", os.path.join(root, "passwd"))
+    os.symlink(outside, os.path.join(root, "dir-link"))
+    os.symlink("hello.txt", os.path.join(root, "inside-link.txt"))
+    os.symlink("sub/dir", os.path.join(root, "inside-dir"))
+    for path in ("/file-link.txt", "/passwd", "/dir-link/secret.txt"):
+        check(status(path) == "404", f"{path}: served, a link out of the doc root")
+    check(status("/inside-link.txt") == "200", "/inside-link.txt: a link inside not served")
+    check(status("/inside-dir/nested.txt") == "200", "/inside-dir/: a link inside not served")
 
 
 def tls(opt):
@@ -396,6 +579,30 @@ def tls(opt):
     client.close_stdin()
     check(client.wait() == 0, f"s_client: exit code {client.proc.returncode}")
     server.stop()
+
+    import ssl
+    context = ssl.create_default_context(cafile=cert)
+
+    def tls_connection(port):
+        raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+        return context.wrap_socket(raw, server_hostname="localhost")
+
+    def tls_probe(port):
+        with tls_connection(port) as s:
+            s.sendall(b"still there?")
+            got = b""
+            while len(got) < 12:
+                chunk = s.recv(64)
+                check(chunk, "TLS echo after running out of descriptors: connection closed")
+                got += chunk
+            check(got == b"still there?", f"TLS echo after running out of descriptors: {got!r}")
+    out_of_descriptors(opt, ["0", cert, key], tls_probe)
+    # A client that connects and never starts the handshake; then one that finishes it
+    # and then says nothing.
+    idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
+                     silent_connection, env_var="ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
+    idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
+                     tls_connection)
 
 
 def curl_multi(opt):

@@ -7,12 +7,16 @@
 //   tcp_echo_server <port> [address]
 //
 // Every byte a client sends comes back to it. Port 0 lets the system choose; the chosen
-// port is printed as "listening on port N" so that scripts can find the server.
+// port is printed as "listening on port N" so that scripts can find the server. A client
+// idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -22,19 +26,27 @@ namespace net = boost::asio;
 using tcp = backend::tcp;        // notify or default: the only line that differs
 using boost::system::error_code;
 
+// How long a read or a write may wait for the client before the server gives up on it.
+auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+
 // One connected client. The session keeps itself alive through the shared_ptr that each
 // pending operation's handler holds: when no operation is pending any more, it is destroyed
 // and its socket closed.
 class session : public std::enable_shared_from_this<session>
 {
 public:
-    explicit session(tcp::socket socket) : socket_(std::move(socket)) {}
+    explicit session(tcp::socket socket)
+        : socket_(std::move(socket))
+        , deadline_(socket_.get_executor())
+    {
+    }
 
     void start() { read(); }
 
 private:
     void read()
     {
+        arm_deadline();
         // read_some returns as soon as *some* data is there: an echo must not wait for a
         // full buffer that may never come.
         socket_.async_read_some(net::buffer(data_),
@@ -48,6 +60,7 @@ private:
 
     void write(std::size_t n)
     {
+        arm_deadline();
         // async_write (the free function) loops until all n bytes are sent.
         net::async_write(socket_, net::buffer(data_, n),
             [self = shared_from_this()](error_code ec, std::size_t)
@@ -57,7 +70,24 @@ private:
             });
     }
 
+    // Each read and each write gets idle_timeout. The timer's handler holds only a
+    // weak_ptr: a pending deadline must not keep a finished session alive.
+    void arm_deadline()
+    {
+        deadline_.expires_after(idle_timeout); // cancels the previous wait
+        deadline_.async_wait([weak = weak_from_this()](error_code ec)
+        {
+            auto self = weak.lock();
+            // The expiry check skips a wait that fired just as the read or write completed
+            // and the deadline was set again.
+            if(!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
+                return;
+            self->socket_.close(ec); // the pending read or write ends with operation_aborted
+        });
+    }
+
     tcp::socket socket_;
+    net::steady_timer deadline_;
     std::array<char, 16 * 1024> data_;
 };
 
@@ -67,6 +97,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
     {
         accept();
     }
@@ -82,13 +113,14 @@ private:
             {
                 if(!ec)
                     std::make_shared<session>(std::move(socket))->start();
-                else if(ec == net::error::operation_aborted)
-                    return; // the acceptor was closed: we are shutting down
-                accept();
+                // Accept the next one: at once, or after a pause when out of descriptors
+                // (see accept_backoff.hpp), or never once the acceptor is closed.
+                backoff_.then(ec, [this] { accept(); });
             });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
 };
 
 int main(int argc, char* argv[])

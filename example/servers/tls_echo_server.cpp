@@ -9,13 +9,18 @@
 // ssl::stream only needs its lower layer to be an AsyncReadStream / AsyncWriteStream, so
 // it works unchanged over either backend's socket. Port 0 picks a free port, printed as
 // "listening on port N". Try it with:  openssl s_client -connect 127.0.0.1:<port>
+// A client gets 10 s for the handshake (ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT) and is
+// disconnected when idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT); see timeouts.hpp.
 //
 
+#include "accept_backoff.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
 #include <boost/asio/ssl.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -26,16 +31,24 @@ namespace ssl = boost::asio::ssl;
 using tcp = backend::tcp;
 using boost::system::error_code;
 
+// A handshake that has not finished by then, or a read or write that has waited this long
+// for the client, closes the connection.
+auto const handshake_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT", std::chrono::seconds(10));
+auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+
 class tls_session : public std::enable_shared_from_this<tls_session>
 {
 public:
     tls_session(tcp::socket socket, ssl::context& ctx)
         : stream_(std::move(socket), ctx)
+        , deadline_(stream_.get_executor())
     {
     }
 
     void start()
     {
+        arm_deadline(handshake_timeout);
         stream_.async_handshake(ssl::stream_base::server,
             [self = shared_from_this()](error_code ec)
             {
@@ -49,6 +62,7 @@ public:
 private:
     void read()
     {
+        arm_deadline(idle_timeout);
         stream_.async_read_some(net::buffer(data_),
             [self = shared_from_this()](error_code ec, std::size_t n)
             {
@@ -65,6 +79,7 @@ private:
 
     void write(std::size_t n)
     {
+        arm_deadline(idle_timeout);
         net::async_write(stream_, net::buffer(data_, n),
             [self = shared_from_this()](error_code ec, std::size_t)
             {
@@ -74,18 +89,38 @@ private:
             });
     }
 
+    // Closing the TCP socket under the TLS stream ends its pending operation with
+    // operation_aborted. The timer's handler holds only a weak_ptr, so that a pending
+    // deadline does not keep a finished session alive.
+    void arm_deadline(std::chrono::seconds timeout)
+    {
+        deadline_.expires_after(timeout); // cancels the previous wait
+        deadline_.async_wait([weak = weak_from_this()](error_code ec)
+        {
+            auto self = weak.lock();
+            // The expiry check skips a wait that fired just as the operation completed.
+            if(!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
+                return;
+            self->stream_.next_layer().close(ec);
+        });
+    }
+
     void shutdown()
     {
+        arm_deadline(idle_timeout); // a peer that never answers our close_notify
         // Sends our close_notify. The peer may already be gone, so errors are expected.
         stream_.async_shutdown([self = shared_from_this()](error_code) {});
     }
 
     static void report(char const* what, error_code ec)
     {
+        if(ec == net::error::operation_aborted)
+            return; // our own time-out: part of normal life
         std::cerr << what << ": " << ec.message() << "\n";
     }
 
     ssl::stream<tcp::socket> stream_;
+    net::steady_timer deadline_;
     std::array<char, 16 * 1024> data_; // one TLS record holds at most 16 KiB
 };
 
@@ -94,6 +129,7 @@ class server
 public:
     server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
         : acceptor_(ioc, endpoint)
+        , backoff_(ioc.get_executor(), "accept")
         , ctx_(ctx)
     {
         accept();
@@ -106,15 +142,14 @@ private:
     {
         acceptor_.async_accept([this](error_code ec, tcp::socket socket)
         {
-            if(ec == net::error::operation_aborted)
-                return;
             if(!ec)
                 std::make_shared<tls_session>(std::move(socket), ctx_)->start();
-            accept();
+            backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
         });
     }
 
     tcp::acceptor acceptor_;
+    accept_backoff backoff_;
     ssl::context& ctx_;
 };
 
