@@ -114,10 +114,19 @@ native_socket_type open(int family, int type, int protocol, error_code& ec)
     return invalid_socket;
   }
   ec = {};
+  if (family == AF_INET6)
+  {
+    // As Asio does on Windows: IPv6 sockets are dual-stack (Windows defaults to IPv6 only,
+    // Linux to dual-stack), so an acceptor on [::] takes IPv4 clients too.
+    DWORD v6_only = 0;
+    ::setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&v6_only),
+                 sizeof(v6_only));
+  }
   if (type == SOCK_DGRAM)
   {
-    // As Asio does: an ICMP port-unreachable must not make the next receive on this UDP
-    // socket fail with WSAECONNRESET.
+    // Unlike Asio (whose next receive then fails with connection_refused): an ICMP
+    // port-unreachable must not make the next receive on this UDP socket fail with
+    // WSAECONNRESET (doc/asio_conformance.md, W2).
     BOOL report = FALSE;
     DWORD bytes = 0;
     ::WSAIoctl(s, SIO_UDP_CONNRESET, &report, sizeof(report), nullptr, 0, &bytes, nullptr, nullptr);

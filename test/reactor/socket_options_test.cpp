@@ -119,6 +119,30 @@ BOOST_AUTO_TEST_CASE(enable_connection_aborted_is_kept_by_sockets)
 // accept fails with connection_aborted instead (Winsock's WSAECONNRESET, BSD's
 // ECONNABORTED), accept must skip it unless the option is set. The option's effect on
 // accept errors is checked with injected errors below (Linux), since Linux never reports them.
+// IPv6 sockets are dual-stack, as with Asio on every system (Windows defaults to IPv6
+// only, and Asio turns that off): an acceptor on [::] takes an IPv4 client.
+BOOST_AUTO_TEST_CASE(ipv6_sockets_are_dual_stack)
+{
+  asio::io_context ioc;
+  tcp::acceptor acceptor(ioc);
+  error_code ec;
+  acceptor.open(tcp::v6(), ec);
+  if (ec) // a host without IPv6 may refuse; that is not the socket's fault
+  {
+    BOOST_TEST_MESSAGE("skipped: no IPv6 here (" << ec.message() << ")");
+    return;
+  }
+  asio::ip::v6_only v6_only(true);
+  acceptor.get_option(v6_only);
+  BOOST_TEST(!v6_only.value());
+  acceptor.bind(tcp::endpoint(asio::ip::address_v6::any(), 0));
+  acceptor.listen();
+  tcp::socket client(ioc);
+  client.connect(loopback_tcp(acceptor.local_endpoint().port()));
+  tcp::socket peer = acceptor.accept();
+  BOOST_TEST(peer.remote_endpoint().address().to_v6().is_v4_mapped());
+}
+
 BOOST_AUTO_TEST_CASE(connection_reset_before_accept)
 {
   for (bool enabled : {false, true})

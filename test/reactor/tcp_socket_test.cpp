@@ -593,6 +593,22 @@ BOOST_AUTO_TEST_CASE(connection_reset)
   }
 }
 
+// As with Asio: the destructor turns a linger the user set off (a graceful close that never
+// blocks); only an explicit close() honours linger(true, 0) with a reset (connection_reset).
+BOOST_AUTO_TEST_CASE(destructor_closes_gracefully_despite_linger)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  {
+    tcp::socket client = std::move(p.client);
+    client.set_option(asio::socket_base::linger(true, 0));
+  }
+  char buf[8];
+  error_code ec;
+  p.server.read_some(asio::buffer(buf), ec);
+  CHECK_EC(ec, asio::error::eof);
+}
+
 // ---- endpoints, options, modes --------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(local_and_remote_endpoints)

@@ -47,6 +47,7 @@ struct socket_state
   // Touched only by the owning I/O object (Asio's rule: one thread at a time).
   bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
   bool internal_non_blocking = false; // native_non_blocking(): O_NONBLOCK is set
+  bool user_set_linger = false;       // set_option(linger): the destructor turns it off
 
   // The reactor's list of every state, for shutdown.
   socket_state* prev = nullptr;

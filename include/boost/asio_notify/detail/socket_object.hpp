@@ -247,9 +247,13 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    if (!is_connection_aborted_option(option))
+    if (!is_option<enable_connection_aborted>(option))
+    {
       socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
                              option.data(protocol_), option.size(protocol_), ec);
+      if (!ec && is_option<linger>(option))
+        state_->user_set_linger = true;
+    }
     else if (option.size(protocol_) != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
@@ -277,7 +281,7 @@ public:
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     std::size_t size = option.size(protocol_);
-    if (!is_connection_aborted_option(option))
+    if (!is_option<enable_connection_aborted>(option))
       socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
                              option.data(protocol_), size, ec);
     else if (size != sizeof(int))
@@ -441,9 +445,18 @@ protected:
     return *this;
   }
 
+  /// Closes the socket without lingering, as Asio's destructor does: a `linger` the user set
+  /// is turned off first, so destruction neither blocks nor resets the connection (an
+  /// explicit `close()` honours it).
   ~socket_object()
   {
     boost::system::error_code ignored;
+    if (state_ && state_->user_set_linger)
+    {
+      const linger off(false, 0);
+      socket_ops::set_option(state_->socket, off.level(protocol_), off.name(protocol_),
+                             off.data(protocol_), off.size(protocol_), ignored);
+    }
     core_->close(state_, ignored);
   }
 
@@ -461,14 +474,15 @@ protected:
     enable_connection_aborted_ = false; // a new socket starts with Asio's default
   }
 
-  /// Whether `option` is `socket_base::enable_connection_aborted`, told by its level and
-  /// name (an Asio-private pair, compared through the option type's public members).
-  template <class Option>
-  bool is_connection_aborted_option(const Option& option) const
+  /// Whether `option` is Asio's option `Known`, told by its level and name (for
+  /// `enable_connection_aborted` an Asio-private pair), compared through the option types'
+  /// public members.
+  template <class Known, class Option>
+  bool is_option(const Option& option) const
   {
-    const enable_connection_aborted library_option;
-    return option.level(protocol_) == library_option.level(protocol_) &&
-           option.name(protocol_) == library_option.name(protocol_);
+    const Known known;
+    return option.level(protocol_) == known.level(protocol_) &&
+           option.name(protocol_) == known.name(protocol_);
   }
 
   /// The shape of every asynchronous operation: `async_initiate` with `initiation`,
