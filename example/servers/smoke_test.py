@@ -271,15 +271,20 @@ def out_of_descriptors(opt, args, probe):
     server.stop()
 
 
-def echo_probe(port):
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+def tcp_connection(port):
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def echo_probe(port, connect=tcp_connection, what="echo"):
+    """Checks that the server echoes a line on a new connection made by `connect`."""
+    with connect(port) as s:
         s.sendall(b"still there?")
         got = b""
         while len(got) < 12:
             chunk = s.recv(64)
-            check(chunk, "echo after running out of descriptors: connection closed")
+            check(chunk, f"{what} after running out of descriptors: connection closed")
             got += chunk
-        check(got == b"still there?", f"echo after running out of descriptors: {got!r}")
+        check(got == b"still there?", f"{what} after running out of descriptors: {got!r}")
 
 
 IDLE_TIMEOUT = 1  # seconds, for the servers' ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
@@ -587,16 +592,8 @@ def tls(opt):
         raw = socket.create_connection(("127.0.0.1", port), timeout=10)
         return context.wrap_socket(raw, server_hostname="localhost")
 
-    def tls_probe(port):
-        with tls_connection(port) as s:
-            s.sendall(b"still there?")
-            got = b""
-            while len(got) < 12:
-                chunk = s.recv(64)
-                check(chunk, "TLS echo after running out of descriptors: connection closed")
-                got += chunk
-            check(got == b"still there?", f"TLS echo after running out of descriptors: {got!r}")
-    out_of_descriptors(opt, ["0", cert, key], tls_probe)
+    out_of_descriptors(opt, ["0", cert, key],
+                       lambda port: echo_probe(port, tls_connection, "TLS echo"))
     # A client that connects and never starts the handshake; then one that finishes it
     # and then says nothing.
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
