@@ -118,7 +118,7 @@ private:
     {
         if(!ec)
         {
-            if(failures_ > 0)
+            if(pause_ != first_pause) // recovered from running out: worth a line (once)
                 std::cerr << name_ << ": accepting again after " << failures_
                           << " failure(s)\n";
             failures_ = suppressed_ = 0;
