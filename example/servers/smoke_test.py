@@ -241,6 +241,10 @@ def out_of_descriptors(opt, args, probe):
         print("out of descriptors: skipped under Wine (the Windows process has no rlimit,"
               " and its CPU time is not in /proc)")
         return
+    if opt.sanitized:
+        print("out of descriptors: skipped in a sanitized build (the sanitizer runtime needs"
+              " descriptors of its own: UBSan checks memory through a pipe)")
+        return
     server, port = start_server(opt, *args, nofile=DESCRIPTOR_LIMIT)
     held = []
     try:
@@ -644,6 +648,9 @@ def main():
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--bin", action="append", default=[], metavar="NAME=PATH")
     parser.add_argument("--wine", metavar="LOADER", help="run the binaries under Wine")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="the binaries are built with sanitizers: skip running them"
+                             " out of descriptors")
     opt = parser.parse_args()
     opt.bin = dict(b.split("=", 1) for b in opt.bin)
     opt.launch = Wine(opt.wine) if opt.wine else NATIVE
