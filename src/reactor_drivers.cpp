@@ -40,19 +40,28 @@ namespace detail {
 namespace {
 
 /* How many handed-over batches may wait to be taken up by the context's threads: a reactor
-   thread that dequeued again at once would hand over one packet per wake-up (a post and a
-   thread wake-up each) while the context is busy. Waiting until its last batch has been
-   taken up lets the port gather what becomes ready meanwhile into the next batch. */
+   thread that handed over every dequeue at once would hand over one packet per wake-up (a
+   post and a thread wake-up each) while the context is busy. Waiting until its last batch
+   has been taken up lets the port gather what becomes ready meanwhile into the next batch.
+
+   The wait comes after the dequeue, not before it: while the context keeps up (the usual
+   case, and always in a request-response exchange) the last batch has been taken up long
+   before the next packet arrives, so the reactor thread goes straight back to the port and
+   each packet costs it one wake-up, the port's, instead of a second one from the gate. */
 class handoff_gate
 {
 public:
   explicit handoff_gate(std::size_t limit) : limit_(limit) {}
 
   /// Block until fewer than `limit` batches wait to be taken up, or the gate is opened.
-  void wait_for_room()
+  /// Returns whether it had to wait.
+  bool wait_for_room()
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [this] { return waiting_ < limit_ || opened_; });
+    if (has_room())
+      return false;
+    room_.wait(lock, [this] { return has_room(); });
+    return true;
   }
 
   /// A batch is about to be handed over.
@@ -83,6 +92,8 @@ public:
   }
 
 private:
+  bool has_room() const noexcept { return waiting_ < limit_ || opened_; }
+
   std::mutex mutex_;
   std::condition_variable room_;
   std::size_t waiting_ = 0;
@@ -278,10 +289,11 @@ private:
     bool exit_seen = false;
     while (!exit_seen)
     {
-      target_.gate->wait_for_room();
       const std::uint64_t round = handler_.begin_round();
       boost::system::error_code ec;
-      const std::size_t n = port_.dequeue(buffer, port::infinite, ec);
+      std::size_t n = port_.dequeue(buffer, port::infinite, ec);
+      if (target_.gate->wait_for_room() && n < batch) // what became ready while it waited
+        n += port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
       handler_.dequeued(n);
       exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
       perform_dequeued(handler_, io, round, target_);
