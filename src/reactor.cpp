@@ -12,14 +12,13 @@
 #include <boost/asio_notify/port.hpp>
 
 #include "reactor_driver.hpp"
+#include "state_reclaimer.hpp"
 
 #include <boost/asio/error.hpp>
 #include <boost/system/system_error.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <functional>
 #include <vector>
 
 namespace boost {
@@ -29,65 +28,6 @@ namespace detail {
 using boost::system::error_code;
 
 namespace {
-
-// Frees socket states once no dequeue round that began before their `remove` packet was
-// handled is still running: such a round may hold an older packet for the same key
-// (rule 3 orders dequeues, not the handling of packets dequeued by other threads).
-class state_reclaimer
-{
-public:
-  std::uint64_t begin_round()
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    active_.push_back(next_round_);
-    return next_round_++;
-  }
-
-  void end_round(std::uint64_t round)
-  {
-    std::vector<socket_state*> ready;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      active_.erase(std::find(active_.begin(), active_.end(), round));
-      const std::uint64_t oldest = active_.empty() ? next_round_ : active_.front();
-      auto keep = std::stable_partition(retired_.begin(), retired_.end(),
-                                        [&](const retired& r) { return r.round > oldest; });
-      for (auto it = keep; it != retired_.end(); ++it)
-        ready.push_back(it->state);
-      retired_.erase(keep, retired_.end());
-    }
-    for (socket_state* s : ready)
-      free_(s);
-  }
-
-  // Free `s` now if no round is running, else when the rounds running now have ended.
-  void retire(socket_state* s)
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!active_.empty())
-      {
-        retired_.push_back({next_round_, s});
-        return;
-      }
-    }
-    free_(s);
-  }
-
-  template <class F> void set_free(F f) { free_ = f; }
-
-private:
-  struct retired
-  {
-    std::uint64_t round; // rounds numbered below this may still see the state
-    socket_state* state;
-  };
-  std::mutex mutex_;
-  std::uint64_t next_round_ = 0;
-  std::vector<std::uint64_t> active_; // ascending: rounds are appended in order
-  std::vector<retired> retired_;
-  std::function<void(socket_state*)> free_;
-};
 
 events wanted_events(const socket_state& s)
 {
@@ -139,12 +79,12 @@ void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
 
 struct reactor_core::impl final : packet_handler
 {
-  explicit impl(const reactor_options& o) : options(o), the_port(o.backend)
+  explicit impl(const reactor_options& o)
+      : options(o), the_port(o.backend), reclaimer([this](socket_state* s) { free_state(s); })
   {
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(boost::asio::error::invalid_argument,
                                         "boost::asio_notify::reactor: batch_size and threads must be positive");
-    reclaimer.set_free([this](socket_state* s) { free_state(s); });
   }
 
   // The driver starts with the first socket, whose executor tells which context runs it.
@@ -359,7 +299,7 @@ struct reactor_core::impl final : packet_handler
 
   reactor_options options;
   port the_port;
-  state_reclaimer reclaimer;
+  state_reclaimer<socket_state> reclaimer;
   std::mutex driver_mutex;
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};

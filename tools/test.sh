@@ -70,7 +70,7 @@ stage release-clang ctest_build "$out/release-clang" -DCMAKE_BUILD_TYPE=Release 
 stage asan-ubsan ctest_build "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
   -DBOOST_ASIO_NOTIFY_SANITIZE=address,undefined -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
 # ThreadSanitizer: the multi-threaded suites only (a separate build directory).
-tsan_suites="service_test batch_spread_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
+tsan_suites="service_test batch_spread_test state_reclaimer_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
 stage tsan bash -c "cmake -S '$root' -B '$out/tsan' -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DBOOST_ASIO_NOTIFY_SANITIZE=thread -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF \
     -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF &&
