@@ -752,7 +752,7 @@ private:
 
 // --- the port -----------------------------------------------------------------------------
 
-class afd_port final : public port::impl
+class afd_port final : public completion_port
 {
 public:
   bool open(error_code& ec) noexcept

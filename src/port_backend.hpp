@@ -4,17 +4,45 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// What each OS backend of the port (port_epoll.cpp, port_win.cpp) defines for the
-// platform-neutral part (port_common.cpp).
+// What each OS backend of the port (port_epoll.cpp; port_win.cpp and port_afd.cpp) defines
+// for the platform-neutral part (port_common.cpp).
 #ifndef BOOST_ASIO_NOTIFY_SRC_PORT_BACKEND_HPP
 #define BOOST_ASIO_NOTIFY_SRC_PORT_BACKEND_HPP
 
 #include <boost/asio_notify/port.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 
 namespace boost {
 namespace asio_notify {
+
+/// A port's state: one derived class per system facility (epoll on Linux; PSN and AFD on a
+/// completion port on Windows). `port`'s members check for a port that failed to open and
+/// delegate the rest here (port_common.cpp), so that each backend writes only what differs.
+struct port::impl
+{
+  impl() = default;
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+  virtual ~impl() = default;
+
+  /// Which backend this is.
+  virtual port_backend backend() const noexcept = 0;
+
+  /// `port::process`, with `ec` cleared by the caller.
+  virtual std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
+                              std::chrono::milliseconds timeout,
+                              boost::system::error_code& ec) = 0;
+
+  /// `port::post`, with `ec` cleared by the caller.
+  virtual void post(void* key, std::uint32_t value, boost::system::error_code& ec) = 0;
+
+  /// `port::native_handle`.
+  virtual port::native_handle_type native_handle() const noexcept = 0;
+};
+
 namespace detail {
 
 /// Create the backend state of a port on backend `b`; returns null and sets `ec` on

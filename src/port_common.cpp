@@ -4,8 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The parts of the port that are the same on every backend: entry validation and the
-// convenience overloads, all expressed through the backend's `process` and `post`.
+// The parts of the port that are the same on every backend: entry validation, a port that
+// failed to open, and the convenience overloads, all expressed through the backend's
+// `port::impl` (port_backend.hpp).
 
 #include "port_backend.hpp"
 
@@ -16,6 +17,13 @@ namespace boost {
 namespace asio_notify {
 
 namespace {
+
+// What native_handle() gives for a port that failed to open.
+#if defined(_WIN32)
+const port::native_handle_type invalid_handle = nullptr;
+#else
+const port::native_handle_type invalid_handle = -1;
+#endif
 
 constexpr trigger known_triggers =
     trigger::oneshot | trigger::persistent | trigger::level | trigger::edge;
@@ -87,6 +95,43 @@ void port::post(void* key, std::uint32_t value)
   if (ec)
     throw boost::system::system_error(ec, "boost::asio_notify::port::post");
 }
+
+std::size_t port::process(boost::span<registration> registrations, boost::span<packet> packets,
+                          std::chrono::milliseconds timeout, boost::system::error_code& ec)
+{
+  ec = {};
+  if (!impl_)
+  {
+    ec = boost::asio::error::bad_descriptor;
+    for (registration& r : registrations)
+      r.result = ec; // nothing was applied
+    return 0;
+  }
+  return impl_->process(registrations, packets, timeout, ec);
+}
+
+void port::post(void* key, std::uint32_t value, boost::system::error_code& ec)
+{
+  ec = {};
+  if (!impl_)
+  {
+    ec = boost::asio::error::bad_descriptor;
+    return;
+  }
+  impl_->post(key, value, ec);
+}
+
+port::native_handle_type port::native_handle() const noexcept
+{
+  return impl_ ? impl_->native_handle() : invalid_handle;
+}
+
+port_backend port::backend() const noexcept
+{
+  return impl_ ? impl_->backend() : port_backend::automatic;
+}
+
+void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
 
 port::~port() = default;
 

@@ -182,8 +182,9 @@ std::uint32_t epoll_mask(events filter, trigger triggers)
 
 } // namespace
 
-struct port::impl
+class epoll_port final : public port::impl
 {
+public:
   struct entry
   {
     void* key = nullptr;
@@ -207,7 +208,7 @@ struct port::impl
   std::atomic<std::size_t> queued_count{0}; // queued.size(), read without the mutex
   std::uint32_t next_generation = 1;
 
-  ~impl()
+  ~epoll_port() override
   {
     entries.for_each([this](int fd, entry&) { socket_owners::instance().release(fd, this); });
     if (wakeup_fd >= 0)
@@ -215,6 +216,37 @@ struct port::impl
     if (epoll_fd >= 0)
       ::close(epoll_fd);
   }
+  port_backend backend() const noexcept override { return port_backend::epoll; }
+
+  port::native_handle_type native_handle() const noexcept override { return epoll_fd; }
+
+  std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
+                      std::chrono::milliseconds timeout, error_code& ec) override
+  {
+    for (registration& r : regs)
+    {
+      r.result = validate(r);
+      if (!r.result)
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        r.result = apply(r);
+      }
+    }
+    if (packets.empty())
+      return 0;
+    return dequeue(packets.data(), packets.size(), timeout, ec);
+  }
+
+  void post(void* key, std::uint32_t value, error_code&) override
+  {
+    packet p;
+    p.key = key;
+    p.value = value;
+    p.kind = packet_kind::user;
+    std::lock_guard<std::mutex> lock(mutex);
+    queue(p);
+  }
+
 
   // --- registration (called with `mutex` held) ---
 
@@ -514,7 +546,7 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, e
     ec = boost::asio::error::operation_not_supported; // psn and afd are Windows'
     return nullptr;
   }
-  std::unique_ptr<port::impl, port::impl_deleter> p(new port::impl);
+  std::unique_ptr<epoll_port, port::impl_deleter> p(new epoll_port);
   p->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
   if (p->epoll_fd < 0)
   {
@@ -536,7 +568,7 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, e
     return nullptr;
   }
   ec = {};
-  return p;
+  return std::unique_ptr<port::impl, port::impl_deleter>(p.release());
 }
 
 } // namespace detail
@@ -546,59 +578,6 @@ bool is_supported() noexcept { return true; }
 bool is_supported(port_backend b) noexcept
 {
   return b == port_backend::automatic || b == port_backend::epoll;
-}
-
-port_backend port::backend() const noexcept
-{
-  return impl_ ? port_backend::epoll : port_backend::automatic;
-}
-
-void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
-
-std::size_t port::process(boost::span<registration> registrations, boost::span<packet> packets,
-                          std::chrono::milliseconds timeout, error_code& ec)
-{
-  ec = {};
-  if (!impl_)
-  {
-    ec = boost::asio::error::bad_descriptor;
-    for (registration& r : registrations)
-      r.result = ec; // nothing was applied
-    return 0;
-  }
-  for (registration& r : registrations)
-  {
-    r.result = validate(r);
-    if (!r.result)
-    {
-      std::lock_guard<std::mutex> lock(impl_->mutex);
-      r.result = impl_->apply(r);
-    }
-  }
-  if (packets.empty())
-    return 0;
-  return impl_->dequeue(packets.data(), packets.size(), timeout, ec);
-}
-
-void port::post(void* key, std::uint32_t value, error_code& ec)
-{
-  ec = {};
-  if (!impl_)
-  {
-    ec = boost::asio::error::bad_descriptor;
-    return;
-  }
-  packet p;
-  p.key = key;
-  p.value = value;
-  p.kind = packet_kind::user;
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->queue(p);
-}
-
-port::native_handle_type port::native_handle() const noexcept
-{
-  return impl_ ? impl_->epoll_fd : -1;
 }
 
 } // namespace asio_notify

@@ -153,13 +153,13 @@ DWORD wait_budget::left_ms() const noexcept
 } // namespace win
 } // namespace detail
 
-port::impl::~impl()
+detail::win::completion_port::~completion_port()
 {
   if (iocp)
     ::CloseHandle(iocp);
 }
 
-bool port::impl::open_completion_port(error_code& ec) noexcept
+bool detail::win::completion_port::open_completion_port(error_code& ec) noexcept
 {
   iocp = ::CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 0);
   if (!iocp)
@@ -167,7 +167,7 @@ bool port::impl::open_completion_port(error_code& ec) noexcept
   return iocp != nullptr;
 }
 
-void port::impl::post(void* key, std::uint32_t value, error_code& ec) noexcept
+void detail::win::completion_port::post(void* key, std::uint32_t value, error_code& ec)
 {
   if (!::PostQueuedCompletionStatus(iocp, value, reinterpret_cast<ULONG_PTR>(key),
                                     &detail::win::user_packet_marker))
@@ -284,7 +284,7 @@ detail::sock_notify_registration to_native(const registration& r) noexcept
 
 // --- the PSN backend ----------------------------------------------------------------------
 
-class psn_port final : public port::impl
+class psn_port final : public detail::win::completion_port
 {
 public:
   explicit psn_port(process_socket_notifications_fn f) noexcept : psn_(f) {}
@@ -508,43 +508,6 @@ bool is_supported(port_backend b) noexcept
 }
 
 bool is_supported() noexcept { return is_supported(port_backend::automatic); }
-
-void port::impl_deleter::operator()(impl* p) const noexcept { delete p; }
-
-std::size_t port::process(boost::span<registration> registrations, boost::span<packet> packets,
-                          std::chrono::milliseconds timeout, error_code& ec)
-{
-  ec = {};
-  if (!impl_)
-  {
-    ec = boost::asio::error::bad_descriptor;
-    for (registration& r : registrations)
-      r.result = ec;
-    return 0;
-  }
-  return impl_->process(registrations, packets, timeout, ec);
-}
-
-void port::post(void* key, std::uint32_t value, error_code& ec)
-{
-  ec = {};
-  if (!impl_)
-  {
-    ec = boost::asio::error::bad_descriptor;
-    return;
-  }
-  impl_->post(key, value, ec);
-}
-
-port::native_handle_type port::native_handle() const noexcept
-{
-  return impl_ ? impl_->iocp : nullptr;
-}
-
-port_backend port::backend() const noexcept
-{
-  return impl_ ? impl_->backend() : port_backend::automatic;
-}
 
 } // namespace asio_notify
 } // namespace boost

@@ -5,7 +5,7 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // What the two Windows backends of the port share: the port's state is a completion port
-// behind an abstract `port::impl`, made by ProcessSocketNotifications (port_win.cpp) or by
+// (win::completion_port, a `port::impl`), filled by ProcessSocketNotifications (port_win.cpp) or by
 // IOCTL_AFD_POLL (port_afd.cpp); user packets, Winsock start-up, error and timeout
 // conversions are the same for both.
 #ifndef BOOST_ASIO_NOTIFY_SRC_PORT_WIN_COMMON_HPP
@@ -23,34 +23,26 @@
 namespace boost {
 namespace asio_notify {
 
-/// A Windows port: a completion port and the backend that fills it with packets.
-struct port::impl
+namespace detail {
+namespace win {
+
+/// A Windows port: a completion port, filled with packets by the derived backend.
+class completion_port : public port::impl
 {
-  HANDLE iocp = nullptr;
-
-  impl() = default;
-  impl(const impl&) = delete;
-  impl& operator=(const impl&) = delete;
-  virtual ~impl();
-
-  /// Which backend this is.
-  virtual port_backend backend() const noexcept = 0;
-
-  /// `port::process`, with `ec` cleared by the caller.
-  virtual std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
-                              std::chrono::milliseconds timeout,
-                              boost::system::error_code& ec) = 0;
+public:
+  ~completion_port() override;
 
   /// Queue a user packet: the same for every backend (see user_packet_marker).
-  void post(void* key, std::uint32_t value, boost::system::error_code& ec) noexcept;
+  void post(void* key, std::uint32_t value, boost::system::error_code& ec) override;
+
+  port::native_handle_type native_handle() const noexcept override { return iocp; }
 
 protected:
   /// Creates `iocp`; false (and `ec` set) on failure.
   bool open_completion_port(boost::system::error_code& ec) noexcept;
-};
 
-namespace detail {
-namespace win {
+  HANDLE iocp = nullptr;
+};
 
 /// A Win32 error as an error_code; "not registered" is the contract's `not_found`.
 boost::system::error_code win32_error(DWORD code) noexcept;
