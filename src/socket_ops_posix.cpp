@@ -85,7 +85,7 @@ native_socket_type open(int family, int type, int protocol, error_code& ec)
   return retry(ec, [&] { return ::socket(family, type | SOCK_CLOEXEC, protocol); });
 }
 
-void close(native_socket_type s, error_code& ec)
+void close_once(native_socket_type s, error_code& ec)
 {
   // EINTR from close leaves the descriptor closed on Linux: never retry it.
   ec = ::close(s) == 0 || errno == EINTR ? error_code() : errno_code();

@@ -134,7 +134,7 @@ native_socket_type open(int family, int type, int protocol, error_code& ec)
   return static_cast<native_socket_type>(s);
 }
 
-void close(native_socket_type s, error_code& ec)
+void close_once(native_socket_type s, error_code& ec)
 {
   checked(ec, [&] { return ::closesocket(static_cast<SOCKET>(s)); });
 }
