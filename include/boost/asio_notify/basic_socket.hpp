@@ -13,6 +13,7 @@
 #include <boost/asio/execution/executor.hpp>
 #include <boost/asio/is_executor.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace boost {
@@ -255,6 +256,29 @@ public:
 
   /// Destroy the socket: pending operations complete with `operation_aborted`.
   ~basic_socket() = default;
+
+protected:
+  using wait_for = detail::socket_ops::wait_for;
+
+  /** Start a `null_buffers` operation: `perf` (a `wait_performer<true>`, or one derived
+      from it) waits for its condition and completes as a transfer of 0 bytes, queued where
+      Asio queues it (a wait for out-of-band data in the except queue). */
+  template <class Token, class Performer>
+  auto async_readiness(Token&& token, Performer perf)
+      -> initiate_result_t<Token, void(boost::system::error_code, std::size_t), Performer>
+  {
+    const detail::op_type queue = detail::queue_for(perf.what);
+    return this->template initiate<void(boost::system::error_code, std::size_t)>(
+        std::forward<Token>(token), queue, std::move(perf));
+  }
+
+  /// What a `null_buffers` receive waits for: out-of-band data with `message_out_of_band`
+  /// (Asio's except queue), otherwise readability. Synchronous forms ignore the flags.
+  static wait_for receive_readiness(boost::asio::socket_base::message_flags flags) noexcept
+  {
+    return (flags & boost::asio::socket_base::message_out_of_band) != 0 ? wait_for::error
+                                                                        : wait_for::read;
+  }
 
   template <class, class> friend class basic_socket;
 };

@@ -49,19 +49,21 @@ reactor_core& core_for(const Executor& ex)
   return core;
 }
 
-/// Maps Asio's wait types onto the reactor's queues and the poll condition.
-inline op_type queue_for(boost::asio::socket_base::wait_type w)
-{
-  return w == boost::asio::socket_base::wait_read    ? read_op
-         : w == boost::asio::socket_base::wait_write ? write_op
-                                                     : except_op;
-}
-
+/// Maps Asio's wait types onto the poll condition.
 inline socket_ops::wait_for condition_for(boost::asio::socket_base::wait_type w)
 {
   return w == boost::asio::socket_base::wait_read    ? socket_ops::wait_for::read
          : w == boost::asio::socket_base::wait_write ? socket_ops::wait_for::write
                                                      : socket_ops::wait_for::error;
+}
+
+/// The reactor's queue of the operations that wait for a condition: an error condition
+/// (and out-of-band data) is Asio's except queue.
+inline op_type queue_for(socket_ops::wait_for w)
+{
+  return w == socket_ops::wait_for::read    ? read_op
+         : w == socket_ops::wait_for::write ? write_op
+                                            : except_op;
 }
 
 /** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
@@ -396,10 +398,10 @@ public:
   }
 
   /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
+  /// In `non_blocking(true)` mode it only looks, as Asio's: `would_block` if not ready.
   BOOST_ASIO_SYNC_OP_VOID wait(wait_type w, boost::system::error_code& ec)
   {
-    if (open_or_fail(ec))
-      socket_ops::poll(state_->socket, condition_for(w), -1, ec);
+    wait_ready(condition_for(w), ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -410,7 +412,8 @@ public:
       -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
   {
     return this->template initiate<void(boost::system::error_code)>(
-        std::forward<WaitToken>(token), queue_for(w), wait_performer<false>{condition_for(w)});
+        std::forward<WaitToken>(token), queue_for(condition_for(w)),
+        wait_performer<false>{condition_for(w)});
   }
 
 protected:
@@ -472,6 +475,19 @@ protected:
     state_ = core_->adopt(s);
     protocol_ = protocol;
     enable_connection_aborted_ = false; // a new socket starts with Asio's default
+  }
+
+  /// A synchronous readiness wait, as Asio's `wait` and its synchronous `null_buffers`
+  /// forms do it: wait until the socket is ready, or in `non_blocking(true)` mode only look,
+  /// and report `would_block` if it is not. Transfers nothing: returns 0.
+  std::size_t wait_ready(socket_ops::wait_for w, boost::system::error_code& ec)
+  {
+    if (!open_or_fail(ec))
+      return 0;
+    const bool look_only = state_->user_non_blocking;
+    if (!socket_ops::poll(state_->socket, w, look_only ? 0 : -1, ec) && !ec)
+      ec = boost::asio::error::would_block;
+    return 0;
   }
 
   /// Whether `option` is Asio's option `Known`, told by its level and name (for
