@@ -114,6 +114,16 @@ void set_non_blocking(native_socket_type s, bool on, error_code& ec)
   retry(ec, [&] { return ::ioctl(s, FIONBIO, &arg); });
 }
 
+bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
+{
+  if (command != static_cast<long>(FIONBIO) || !arg)
+    return false;
+  int value; // FIONBIO takes an int
+  std::memcpy(&value, arg, sizeof(value));
+  on = value != 0;
+  return true;
+}
+
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
 {
   retry(ec, [&] { return ::bind(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)); });

@@ -13,7 +13,23 @@
 #include <type_traits>
 #include <vector>
 
+#if !defined(_WIN32)
+#include <sys/ioctl.h>
+#endif
+
 namespace {
+
+// Reads one byte, which the peer writes, with an asynchronous read on `p.server`.
+void async_read_one_byte(asio::io_context& ioc, tcp_pair& p)
+{
+  char buf[4];
+  op_result r;
+  p.server.async_read_some(asio::buffer(buf), capture(r));
+  asio::write(p.client, asio::buffer("a", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(r.bytes == 1u);
+}
 
 // A port on loopback that refuses connections: bound, never listening, kept while in scope.
 struct refusing_port
@@ -686,19 +702,12 @@ BOOST_AUTO_TEST_CASE(non_blocking_modes)
   s.wait(tcp::socket::wait_write);
 
   // Clearing the native mode while the user mode is on is refused.
-  // (Stock Asio's native_non_blocking() getter reports only the mode it set for itself, not
-  // the one non_blocking(true) set, so only the descriptor is checked here.)
   s.native_non_blocking(false, ec);
   CHECK_EC(ec, asio::error::invalid_argument);
   CHECK_NATIVE_NON_BLOCKING(s.native_handle(), true);
 
   // Async operations still work in user non-blocking mode.
-  op_result r;
-  s.async_read_some(asio::buffer(buf), capture(r));
-  asio::write(p.client, asio::buffer("a", 1));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
-  BOOST_TEST(r.bytes == 1u);
+  async_read_one_byte(ioc, p);
 
   s.non_blocking(false, ec);
   CHECK_OK(ec);
@@ -1410,5 +1419,92 @@ BOOST_AUTO_TEST_CASE(async_receive_null_buffers_out_of_band_waits_for_urgent_dat
   BOOST_TEST(pending.calls == 1);
   BOOST_TEST(now.calls == 1);
 }
+
+BOOST_AUTO_TEST_CASE(non_blocking_false_restores_blocking_mode)
+{
+  // Asio's two modes (its user_set_non_blocking and internal_non_blocking state bits):
+  // non_blocking(true) makes the descriptor non-blocking without counting as the mode that
+  // native_non_blocking() reports; asynchronous operations set that mode when the descriptor
+  // is blocking; non_blocking(false) clears both and puts the descriptor back in blocking mode.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  tcp::socket& s = p.server;
+  [[maybe_unused]] const native_socket fd = s.native_handle();
+  const auto async_read_one = [&] { async_read_one_byte(ioc, p); };
+
+  s.non_blocking(true);
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+  BOOST_TEST(!s.native_non_blocking());
+  async_read_one(); // the descriptor is non-blocking already: the mode stays unset
+  BOOST_TEST(!s.native_non_blocking());
+
+  s.non_blocking(false);
+  BOOST_TEST(!s.non_blocking());
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+
+  async_read_one(); // sets the native mode again
+  BOOST_TEST(s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+
+  error_code ec;
+  s.non_blocking(false, ec); // clears it, and the descriptor's
+  CHECK_OK(ec);
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+  {
+    late_write data([&] { asio::write(p.client, asio::buffer("b", 1)); });
+    char buf[4];
+    BOOST_TEST(s.read_some(asio::buffer(buf)) == 1u); // a blocking read
+    BOOST_TEST(data.started());
+  }
+
+  // After an asynchronous operation non_blocking(true) keeps the native mode it set.
+  async_read_one();
+  s.non_blocking(true);
+  BOOST_TEST(s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+  s.non_blocking(false);
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+  async_read_one(); // still works
+}
+
+#if !defined(_WIN32) // FIONBIO's argument type differs on Windows (u_long)
+
+// A user-defined io control command setting the non-blocking mode (Asio has none of its own).
+struct fionbio_command
+{
+  int value;
+  int name() const { return static_cast<int>(FIONBIO); }
+  void* data() { return &value; }
+};
+
+BOOST_AUTO_TEST_CASE(io_control_fionbio_sets_the_non_blocking_mode)
+{
+  // Asio takes FIONBIO through io_control as non_blocking(mode).
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  tcp::socket& s = p.server;
+  fionbio_command on{1};
+  s.io_control(on);
+  BOOST_TEST(s.non_blocking());
+  BOOST_TEST(fd_is_nonblocking(s.native_handle()));
+  char buf[4];
+  error_code ec;
+  const auto data = [&] { asio::write(p.client, asio::buffer("u", 1)); }; // should it block
+  BOOST_TEST(returns_within(test_timeout, [&] { s.read_some(asio::buffer(buf), ec); }, data));
+  CHECK_EC(ec, asio::error::would_block);
+
+  async_read_one_byte(ioc, p); // works in that mode
+  fionbio_command off{0};
+  s.io_control(off, ec);
+  CHECK_OK(ec);
+  BOOST_TEST(!s.non_blocking());
+  BOOST_TEST(!s.native_non_blocking());
+  BOOST_TEST(!fd_is_nonblocking(s.native_handle()));
+}
+
+#endif // !_WIN32
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -307,12 +307,18 @@ public:
     throw_if(ec, "io_control");
   }
 
-  /// Perform an IO control command on the socket.
+  /// Perform an IO control command on the socket. A `FIONBIO` command is taken as
+  /// `non_blocking(mode)`, as Asio takes it.
   template <class IoControlCommand>
   BOOST_ASIO_SYNC_OP_VOID io_control(IoControlCommand& command, boost::system::error_code& ec)
   {
-    if (open_or_fail(ec))
-      socket_ops::io_control(state_->socket, static_cast<long>(command.name()), command.data(), ec);
+    if (!open_or_fail(ec))
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
+    const long name = static_cast<long>(command.name());
+    socket_ops::io_control(state_->socket, name, command.data(), ec);
+    bool mode = false;
+    if (!ec && socket_ops::sets_non_blocking(name, command.data(), mode))
+      record_user_non_blocking(mode);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -327,19 +333,22 @@ public:
     throw_if(ec, "non_blocking");
   }
 
-  /// Make synchronous operations fail with `would_block` instead of waiting.
+  /// Set whether synchronous operations fail with `would_block` instead of waiting. As
+  /// Asio's, the descriptor's own mode follows (`false` puts it back in blocking mode), and
+  /// asynchronous operations started afterwards make it non-blocking again.
   BOOST_ASIO_SYNC_OP_VOID non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    if (mode)
-      core_->ensure_non_blocking(*state_, ec);
+    socket_ops::set_non_blocking(state_->socket, mode, ec);
     if (!ec)
-      state_->user_non_blocking = mode;
+      record_user_non_blocking(mode);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Whether the native socket is in non-blocking mode.
+  /// Whether the native socket was put in non-blocking mode for asynchronous operations or
+  /// by `native_non_blocking(true)`. As Asio's, this does not count `non_blocking(true)`,
+  /// which also makes the descriptor non-blocking.
   bool native_non_blocking() const { return state_ && state_->internal_non_blocking; }
 
   /// Set the native socket's non-blocking mode (asynchronous operations set it again).
@@ -475,6 +484,16 @@ protected:
     state_ = core_->adopt(s);
     protocol_ = protocol;
     enable_connection_aborted_ = false; // a new socket starts with Asio's default
+  }
+
+  /// Records the mode `non_blocking(mode)` (or a `FIONBIO` io control) gave the descriptor,
+  /// as Asio's state bits do: `false` also clears the mode asynchronous operations set, and
+  /// they set it again when they need it.
+  void record_user_non_blocking(bool mode)
+  {
+    state_->user_non_blocking = mode;
+    if (!mode)
+      state_->internal_non_blocking = false;
   }
 
   /// A synchronous readiness wait, as Asio's `wait` and its synchronous `null_buffers`

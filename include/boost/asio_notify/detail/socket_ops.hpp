@@ -69,6 +69,9 @@ BOOST_ASIO_NOTIFY_DECL void socket_pair(int family, int type, int protocol,
 BOOST_ASIO_NOTIFY_DECL void check_socket(native_socket_type s, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void set_non_blocking(native_socket_type s, bool on,
                                              boost::system::error_code& ec);
+/// Whether `command` is the io control that sets the non-blocking mode (`FIONBIO`); `on` is
+/// then the mode its argument `arg` asks for.
+BOOST_ASIO_NOTIFY_DECL bool sets_non_blocking(long command, const void* arg, bool& on) noexcept;
 
 BOOST_ASIO_NOTIFY_DECL void bind(native_socket_type s, const void* addr, std::size_t len,
                                  boost::system::error_code& ec);
