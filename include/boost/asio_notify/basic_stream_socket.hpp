@@ -61,9 +61,12 @@ public:
   /// Move-assign (closing this socket first); `other` is left closed.
   basic_stream_socket& operator=(basic_stream_socket&& other) noexcept = default;
 
-  /// Move-construct from a socket with another executor type.
-  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
-  basic_stream_socket(basic_stream_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  /// Move-construct from a socket of another executor type, or of another protocol
+  /// convertible to this one (a TCP socket into a generic stream socket); `other` is left
+  /// closed. Assigning such a socket moves it the same way, closing this one first.
+  template <class Protocol1, class Executor1,
+            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_stream_socket(basic_stream_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 

@@ -9,7 +9,6 @@
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 
-#include <boost/asio_notify/detail/default_protocol.hpp>
 #include <boost/asio_notify/detail/handler_op.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
@@ -25,6 +24,7 @@
 #include <boost/throw_exception.hpp>
 
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -249,19 +249,20 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
+    const protocol_type& protocol = *protocol_;
     if (!is_option<enable_connection_aborted>(option))
     {
-      socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
-                             option.data(protocol_), option.size(protocol_), ec);
+      socket_ops::set_option(state_->socket, option.level(protocol), option.name(protocol),
+                             option.data(protocol), option.size(protocol), ec);
       if (!ec && is_option<linger>(option))
         state_->user_set_linger = true;
     }
-    else if (option.size(protocol_) != sizeof(int))
+    else if (option.size(protocol) != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
     {
       int value; // the option's int, whatever pointer type data() returns
-      std::memcpy(&value, option.data(protocol_), sizeof(value));
+      std::memcpy(&value, option.data(protocol), sizeof(value));
       enable_connection_aborted_ = value != 0;
     }
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -282,19 +283,20 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    std::size_t size = option.size(protocol_);
+    const protocol_type& protocol = *protocol_;
+    std::size_t size = option.size(protocol);
     if (!is_option<enable_connection_aborted>(option))
-      socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
-                             option.data(protocol_), size, ec);
+      socket_ops::get_option(state_->socket, option.level(protocol), option.name(protocol),
+                             option.data(protocol), size, ec);
     else if (size != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
     {
       const int value = enable_connection_aborted_ ? 1 : 0;
-      std::memcpy(option.data(protocol_), &value, sizeof(value));
+      std::memcpy(option.data(protocol), &value, sizeof(value));
     }
     if (!ec)
-      option.resize(protocol_, size);
+      option.resize(protocol, size);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -429,15 +431,20 @@ protected:
   explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
 
   socket_object(socket_object&& other) noexcept
-      : executor_(other.executor_), core_(other.core_), state_(std::exchange(other.state_, nullptr)),
-        protocol_(other.protocol_), enable_connection_aborted_(other.enable_connection_aborted_)
+      : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
+        state_(std::exchange(other.state_, nullptr)),
+        enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
 
-  template <class Executor1>
-  socket_object(socket_object<Protocol, Executor1>&& other)
-      : executor_(other.get_executor()), core_(other.core_),
-        state_(std::exchange(other.state_, nullptr)), protocol_(other.protocol_),
+  /// Takes over an object of another executor type, or of another protocol convertible to
+  /// this one (a TCP socket into a generic stream socket, say). The protocol is converted
+  /// before the socket is taken: a conversion that throws (Asio's generic protocols throw
+  /// `std::bad_cast` for another socket type) leaves `other` as it was.
+  template <class Protocol1, class Executor1>
+  socket_object(socket_object<Protocol1, Executor1>&& other)
+      : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
+        state_(std::exchange(other.state_, nullptr)),
         enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
@@ -450,8 +457,8 @@ protected:
       close(ignored);
       executor_ = other.executor_;
       core_ = other.core_;
-      state_ = std::exchange(other.state_, nullptr);
       protocol_ = other.protocol_;
+      state_ = std::exchange(other.state_, nullptr);
       enable_connection_aborted_ = other.enable_connection_aborted_;
     }
     return *this;
@@ -466,8 +473,9 @@ protected:
     if (state_ && state_->user_set_linger)
     {
       const linger off(false, 0);
-      socket_ops::set_option(state_->socket, off.level(protocol_), off.name(protocol_),
-                             off.data(protocol_), off.size(protocol_), ignored);
+      const protocol_type& protocol = *protocol_;
+      socket_ops::set_option(state_->socket, off.level(protocol), off.name(protocol),
+                             off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
   }
@@ -481,8 +489,8 @@ protected:
 
   void adopt(const protocol_type& protocol, native_socket_type s)
   {
-    state_ = core_->adopt(s);
     protocol_ = protocol;
+    state_ = core_->adopt(s);
     enable_connection_aborted_ = false; // a new socket starts with Asio's default
   }
 
@@ -516,8 +524,9 @@ protected:
   bool is_option(const Option& option) const
   {
     const Known known;
-    return option.level(protocol_) == known.level(protocol_) &&
-           option.name(protocol_) == known.name(protocol_);
+    const protocol_type& protocol = *protocol_; // the object is open
+    return option.level(protocol) == known.level(protocol) &&
+           option.name(protocol) == known.name(protocol);
   }
 
   /// The shape of every asynchronous operation: `async_initiate` with `initiation`,
@@ -552,8 +561,10 @@ protected:
 
   executor_type executor_;
   reactor_core* core_;
+  // The protocol the socket was opened with, kept from then on: a closed object needs no
+  // protocol object (generic protocols have neither a default nor a v4()).
+  std::optional<protocol_type> protocol_;
   socket_state* state_ = nullptr;
-  protocol_type protocol_{default_protocol<protocol_type>()};
   // socket_base::enable_connection_aborted: whether accept reports connection_aborted
   // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
   // socket's state bits, never in the kernel.
