@@ -219,17 +219,23 @@ BOOST_AUTO_TEST_CASE(converting_moves)
   BOOST_TEST(assigned.is_open());
 }
 
+#if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
+
+// Ours only: Asio's converting move takes the socket before it converts the protocol, and
+// when that throws, its objects are left broken (Linux: the descriptor leaks; Windows: the
+// heap is corrupted, and the test process crashes under Wine).
 BOOST_AUTO_TEST_CASE(converting_move_from_another_socket_type_throws)
 {
   // A generic protocol throws std::bad_cast for a protocol of another socket type (here a
-  // datagram socket object holding a TCP socket). Ours converts the protocol before it takes
-  // the socket, so the source keeps it; Asio takes the socket first and loses it (the
-  // descriptor leaks), so only the throw is common ground.
+  // datagram socket object holding a TCP socket). The protocol is converted first, so the
+  // source keeps its socket.
   asio::io_context ioc;
   sockets::basic_datagram_socket<tcp> odd(ioc, tcp::v4());
   BOOST_CHECK_THROW(datagram_socket converted(std::move(odd)), std::bad_cast);
-  if constexpr (notify_backend)
-    BOOST_TEST(odd.is_open()); // NOLINT(bugprone-use-after-move)
+  BOOST_TEST(odd.is_open()); // NOLINT(bugprone-use-after-move)
+  BOOST_TEST(socket_is_open(odd.native_handle()));
 }
+
+#endif // !ASIO_NOTIFY_TEST_DEFAULT_BACKEND
 
 BOOST_AUTO_TEST_SUITE_END()
