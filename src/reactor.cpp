@@ -364,7 +364,9 @@ native_socket_type reactor_core::release(socket_state*& s, error_code& ec)
 void reactor_core::ensure_non_blocking(socket_state& s, error_code& ec)
 {
   ec = {};
-  if (s.internal_non_blocking)
+  // non_blocking(true) made the descriptor non-blocking already; like Asio, the operation
+  // then leaves native_non_blocking()'s flag alone.
+  if (s.user_non_blocking || s.internal_non_blocking)
     return;
   socket_ops::set_non_blocking(s.socket, true, ec);
   if (!ec)

@@ -85,7 +85,7 @@ native_socket_type open(int family, int type, int protocol, error_code& ec)
   return retry(ec, [&] { return ::socket(family, type | SOCK_CLOEXEC, protocol); });
 }
 
-void close(native_socket_type s, error_code& ec)
+void close_once(native_socket_type s, error_code& ec)
 {
   // EINTR from close leaves the descriptor closed on Linux: never retry it.
   ec = ::close(s) == 0 || errno == EINTR ? error_code() : errno_code();
@@ -112,6 +112,16 @@ void set_non_blocking(native_socket_type s, bool on, error_code& ec)
 {
   int arg = on ? 1 : 0;
   retry(ec, [&] { return ::ioctl(s, FIONBIO, &arg); });
+}
+
+bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
+{
+  if (command != static_cast<long>(FIONBIO) || !arg)
+    return false;
+  int value; // FIONBIO takes an int
+  std::memcpy(&value, arg, sizeof(value));
+  on = value != 0;
+  return true;
 }
 
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)

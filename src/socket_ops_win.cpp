@@ -17,6 +17,7 @@
 #include <ws2tcpip.h>
 
 #include <algorithm>
+#include <cstring>
 
 static_assert(sizeof(boost::asio_notify::detail::socket_ops::native_buffer) == sizeof(WSABUF),
               "native_buffer must have WSABUF's layout");
@@ -134,7 +135,7 @@ native_socket_type open(int family, int type, int protocol, error_code& ec)
   return static_cast<native_socket_type>(s);
 }
 
-void close(native_socket_type s, error_code& ec)
+void close_once(native_socket_type s, error_code& ec)
 {
   checked(ec, [&] { return ::closesocket(static_cast<SOCKET>(s)); });
 }
@@ -161,6 +162,16 @@ void set_non_blocking(native_socket_type s, bool on, error_code& ec)
 {
   u_long arg = on ? 1 : 0;
   checked(ec, [&] { return ::ioctlsocket(static_cast<SOCKET>(s), FIONBIO, &arg); });
+}
+
+bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
+{
+  if (command != static_cast<long>(FIONBIO) || !arg)
+    return false;
+  u_long value; // FIONBIO takes a u_long
+  std::memcpy(&value, arg, sizeof(value));
+  on = value != 0;
+  return true;
 }
 
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)

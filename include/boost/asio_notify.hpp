@@ -14,6 +14,8 @@
 #include <boost/asio_notify/basic_stream_socket.hpp>
 #include <boost/asio_notify/connect.hpp>
 #include <boost/asio_notify/flags.hpp>
+#include <boost/asio_notify/generic/datagram_protocol.hpp>
+#include <boost/asio_notify/generic/stream_protocol.hpp>
 #include <boost/asio_notify/ip/tcp.hpp>
 #include <boost/asio_notify/ip/udp.hpp>
 #include <boost/asio_notify/port.hpp>

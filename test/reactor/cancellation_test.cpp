@@ -16,20 +16,6 @@
 
 namespace {
 
-// Fills `p.client`'s send path until a write would block, so the next write has to wait.
-void fill_send_buffer(tcp_pair& p)
-{
-  p.client.set_option(asio::socket_base::send_buffer_size(4096));
-  p.server.set_option(asio::socket_base::receive_buffer_size(4096));
-  p.client.non_blocking(true);
-  std::vector<char> chunk(65536, 'f');
-  error_code ec;
-  while (!ec)
-    p.client.write_some(asio::buffer(chunk), ec);
-  BOOST_REQUIRE(ec == asio::error::would_block);
-  p.client.non_blocking(false);
-}
-
 const asio::cancellation_type cancellation_types[] = {
     asio::cancellation_type::terminal, asio::cancellation_type::partial,
     asio::cancellation_type::total};

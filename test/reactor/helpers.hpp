@@ -169,6 +169,23 @@ tcp_pair make_tcp_pair(ExecutionContextOrExecutor&& ctx)
   return tcp_pair{std::move(client), std::move(server)};
 }
 
+/// Fills `p.client`'s send path until a write would block, so the next write has to wait;
+/// returns the bytes written (all of them to be read from `p.server`).
+inline std::size_t fill_send_buffer(tcp_pair& p)
+{
+  p.client.set_option(asio::socket_base::send_buffer_size(4096));
+  p.server.set_option(asio::socket_base::receive_buffer_size(4096));
+  p.client.non_blocking(true);
+  std::vector<char> chunk(65536, 'f');
+  std::size_t written = 0;
+  error_code ec;
+  while (!ec)
+    written += p.client.write_some(asio::buffer(chunk), ec);
+  BOOST_REQUIRE(ec == asio::error::would_block);
+  p.client.non_blocking(false);
+  return written;
+}
+
 /// Two UDP sockets bound to loopback and connected to each other.
 struct udp_pair
 {
@@ -184,6 +201,15 @@ udp_pair make_udp_pair(ExecutionContextOrExecutor&& ctx)
   a.connect(b.local_endpoint());
   b.connect(a.local_endpoint());
   return udp_pair{std::move(a), std::move(b)};
+}
+
+/// Reads exactly `n` bytes from stream socket `s` (blocking).
+template <typename Socket>
+std::string read_exactly(Socket& s, std::size_t n)
+{
+  std::string data(n, '\0');
+  asio::read(s, asio::buffer(data));
+  return data;
 }
 
 /// Closes `s` with SO_LINGER {on, 0}: the peer sees a reset.
@@ -347,6 +373,50 @@ bool wait_until(Predicate done, std::chrono::milliseconds timeout = test_timeout
     std::this_thread::sleep_for(1ms);
   return done();
 }
+
+/// Whether `call` returns within `limit` when run on another thread. A call still blocked
+/// then is released by `release()` (say, data for the read it waits on), so that a test of
+/// a call that must not block fails instead of hanging.
+template <typename Call, typename Release>
+bool returns_within(std::chrono::milliseconds limit, Call call, Release release)
+{
+  std::atomic<bool> returned{false};
+  std::thread runner([&] {
+    call();
+    returned = true;
+  });
+  const bool in_time = wait_until([&] { return returned.load(); }, limit);
+  if (!in_time)
+    release();
+  runner.join();
+  return in_time;
+}
+
+/// Runs `write` on another thread after a pause long enough for a call that must wait for
+/// it to be seen waiting; `started()` tells whether it has begun (set before the write).
+/// Joined when destroyed.
+class late_write
+{
+public:
+  template <class Write>
+  explicit late_write(Write write)
+      : thread_([this, write] {
+          std::this_thread::sleep_for(50ms);
+          started_ = true;
+          write();
+        })
+  {
+  }
+  ~late_write() { thread_.join(); }
+  late_write(const late_write&) = delete;
+  late_write& operator=(const late_write&) = delete;
+
+  bool started() const { return started_; }
+
+private:
+  std::atomic<bool> started_{false};
+  std::thread thread_;
+};
 
 /// A minimal allocator that counts what it allocates through shared counters.
 struct allocation_counters

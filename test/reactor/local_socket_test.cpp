@@ -141,13 +141,6 @@ struct stream_pair
   stream::socket server;
 };
 
-std::string read_exactly(stream::socket& s, std::size_t n)
-{
-  std::string data(n, '\0');
-  asio::read(s, asio::buffer(data));
-  return data;
-}
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(local_socket)

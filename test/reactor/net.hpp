@@ -24,6 +24,8 @@ namespace asio = boost::asio;
 // Socket namespaces: sockets::ip::tcp::{socket, acceptor, endpoint, resolver} and the udp twins.
 using tcp = sockets::ip::tcp;
 using udp = sockets::ip::udp;
+// Protocols of any address family: sockets::generic::{stream_protocol, datagram_protocol}.
+namespace generic = sockets::generic;
 #if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
 // UNIX domain sockets: sockets::local::{stream_protocol, datagram_protocol, connect_pair}.
 namespace local = sockets::local;

@@ -5,9 +5,10 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // Socket options whose meaning Asio defines beyond the system call: buffer sizes read back
-// as they were set (Linux doubles them), and enable_connection_aborted, a library option
+// as they were set (Linux doubles them), enable_connection_aborted, a library option
 // kept by the socket that decides whether accept reports a connection aborted before it
-// was accepted or takes the next one.
+// was accepted or takes the next one, and the close that a lingering non-blocking socket
+// makes fail with would_block (Windows), which Asio retries in blocking mode.
 #include "helpers.hpp"
 
 #include <atomic>
@@ -20,6 +21,7 @@
 
 #include <cerrno>
 #include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 namespace {
@@ -354,6 +356,103 @@ BOOST_DATA_TEST_CASE(async_accept_reports_the_abort_when_enabled, aborted_errors
   BOOST_TEST_REQUIRE(run_until_done(l.ioc, again));
   CHECK_OK(again.ec);
   BOOST_TEST(into.remote_endpoint() == next.local_endpoint());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// On Windows, closesocket of a non-blocking socket that lingers with unsent data (any socket
+// after an asynchronous operation, with linger set) fails with WSAEWOULDBLOCK and leaves the
+// socket open; Asio, on every system, then puts the socket back in blocking mode and closes
+// it again (its socket_ops::close). Wine does not fail that way, and a test cannot replace
+// Winsock's closesocket, so the failure is injected here, where the library and Asio follow
+// the same rule: this executable's close replaces the C library's, and while armed for one
+// descriptor it fails the next close of it with EWOULDBLOCK, leaving it open.
+namespace {
+
+std::atomic<int> close_target{-1};
+std::atomic<int> closes_to_fail{0};
+std::atomic<int> closes_seen{0};         // calls for close_target since it was armed
+std::atomic<bool> closed_non_blocking{}; // the descriptor's mode at the close that worked
+
+/// The next close of `fd` fails with EWOULDBLOCK and leaves it open.
+void fail_next_close(int fd)
+{
+  closes_seen = 0;
+  closes_to_fail = 1;
+  close_target = fd;
+}
+
+/// After a close that should have been retried: whether it was, in blocking mode. A
+/// descriptor left open (no retry) is closed here, so that its peer sees the close.
+bool closed_on_retry_in_blocking_mode(int fd)
+{
+  const bool retried = closes_seen == 2 && !closed_non_blocking;
+  if (closes_seen < 2)
+    ::close(fd);
+  close_target = -1;
+  return retried;
+}
+
+/// Reads from `s` until the end of the stream: true if it comes.
+bool sees_end_of_stream(tcp::socket& s)
+{
+  char buf[16];
+  error_code ec;
+  while (!ec)
+    s.read_some(asio::buffer(buf), ec);
+  return ec == asio::error::eof;
+}
+
+} // namespace
+
+extern "C" int close(int fd)
+{
+  if (fd >= 0 && fd == close_target.load())
+  {
+    ++closes_seen;
+    if (closes_to_fail.fetch_sub(1) > 0)
+    {
+      errno = EWOULDBLOCK;
+      return -1;
+    }
+    closed_non_blocking = fd_is_nonblocking(fd);
+    close_target = -1;
+  }
+  return static_cast<int>(::syscall(SYS_close, fd));
+}
+
+BOOST_AUTO_TEST_SUITE(close_injected)
+
+BOOST_AUTO_TEST_CASE(close_that_would_block_is_retried_in_blocking_mode)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  p.client.non_blocking(true);
+  const int fd = p.client.native_handle();
+  fail_next_close(fd);
+  error_code ec;
+  p.client.close(ec);
+  CHECK_OK(ec);
+  BOOST_TEST(!p.client.is_open());
+  BOOST_TEST(closed_on_retry_in_blocking_mode(fd));
+  BOOST_TEST(sees_end_of_stream(p.server));
+}
+
+BOOST_AUTO_TEST_CASE(destructor_retries_a_close_that_would_block)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  int fd = -1;
+  {
+    tcp::socket s(std::move(p.client));
+    op_result writable; // an asynchronous operation makes the descriptor non-blocking
+    s.async_wait(tcp::socket::wait_write, capture(writable));
+    BOOST_TEST(run_until_done(ioc, writable));
+    fd = s.native_handle();
+    fail_next_close(fd);
+  }
+  BOOST_TEST(closed_on_retry_in_blocking_mode(fd));
+  BOOST_TEST(sees_end_of_stream(p.server));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

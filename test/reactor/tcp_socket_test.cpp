@@ -13,13 +13,22 @@
 #include <type_traits>
 #include <vector>
 
+#if !defined(_WIN32)
+#include <sys/ioctl.h>
+#endif
+
 namespace {
 
-std::string read_exactly(tcp::socket& s, std::size_t n)
+// Reads one byte, which the peer writes, with an asynchronous read on `p.server`.
+void async_read_one_byte(asio::io_context& ioc, tcp_pair& p)
 {
-  std::string data(n, '\0');
-  asio::read(s, asio::buffer(data));
-  return data;
+  char buf[4];
+  op_result r;
+  p.server.async_read_some(asio::buffer(buf), capture(r));
+  asio::write(p.client, asio::buffer("a", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(r.bytes == 1u);
 }
 
 // A port on loopback that refuses connections: bound, never listening, kept while in scope.
@@ -693,19 +702,12 @@ BOOST_AUTO_TEST_CASE(non_blocking_modes)
   s.wait(tcp::socket::wait_write);
 
   // Clearing the native mode while the user mode is on is refused.
-  // (Stock Asio's native_non_blocking() getter reports only the mode it set for itself, not
-  // the one non_blocking(true) set, so only the descriptor is checked here.)
   s.native_non_blocking(false, ec);
   CHECK_EC(ec, asio::error::invalid_argument);
   CHECK_NATIVE_NON_BLOCKING(s.native_handle(), true);
 
   // Async operations still work in user non-blocking mode.
-  op_result r;
-  s.async_read_some(asio::buffer(buf), capture(r));
-  asio::write(p.client, asio::buffer("a", 1));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
-  BOOST_TEST(r.bytes == 1u);
+  async_read_one_byte(ioc, p);
 
   s.non_blocking(false, ec);
   CHECK_OK(ec);
@@ -1273,8 +1275,8 @@ BOOST_AUTO_TEST_CASE(null_buffers_operations)
     asio::write(p.client, asio::buffer("q", 1));
   });
   BOOST_TEST(p.server.read_some(test_null_buffers()) == 0u);
+  BOOST_TEST(p.server.available() == 1u); // it returned once the byte was there
   writer.join();
-  BOOST_TEST(p.server.available() == 1u);
 
   drain(ioc);
   BOOST_TEST(r.calls == 1);
@@ -1282,5 +1284,227 @@ BOOST_AUTO_TEST_CASE(null_buffers_operations)
   BOOST_TEST(w.calls == 1);
   BOOST_TEST(s.calls == 1);
 }
+
+BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
+{
+  // Every synchronous null_buffers form waits for readiness, as Asio's do (poll), and
+  // transfers nothing: a read leaves the data queued, and no end of file is reported.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  char buf[4] = {};
+  const auto read_forms = {
+      +[](tcp::socket& s, error_code& ec) { return s.read_some(test_null_buffers(), ec); },
+      +[](tcp::socket& s, error_code& ec) { return s.receive(test_null_buffers(), 0, ec); },
+      +[](tcp::socket& s, error_code&) { return s.read_some(test_null_buffers()); },
+      +[](tcp::socket& s, error_code&) { return s.receive(test_null_buffers()); }};
+  for (auto read : read_forms)
+  {
+    late_write data([&] { asio::write(p.client, asio::buffer("r", 1)); });
+    error_code ec;
+    BOOST_TEST(read(p.server, ec) == 0u);
+    CHECK_OK(ec);
+    BOOST_TEST(data.started());
+    BOOST_TEST(p.server.available() == 1u); // ready, and the byte still there
+    BOOST_TEST(p.server.read_some(asio::buffer(buf)) == 1u);
+  }
+
+  // A write waits while the send buffer is full, until the peer has read it.
+  const auto write_forms = {
+      +[](tcp::socket& s, error_code& ec) { return s.write_some(test_null_buffers(), ec); },
+      +[](tcp::socket& s, error_code& ec) { return s.send(test_null_buffers(), 0, ec); },
+      +[](tcp::socket& s, error_code&) { return s.send(test_null_buffers()); }};
+  for (auto write : write_forms)
+  {
+    const std::size_t queued = fill_send_buffer(p);
+    late_write drain_peer([&] {
+      std::vector<char> sink(queued);
+      asio::read(p.server, asio::buffer(sink));
+    });
+    error_code ec;
+    BOOST_TEST(write(p.client, ec) == 0u);
+    CHECK_OK(ec);
+    BOOST_TEST(drain_peer.started());
+  }
+
+  // At end of stream a null_buffers read is ready, and reports no eof (it reads nothing).
+  p.client.shutdown(tcp::socket::shutdown_send);
+  error_code ec;
+  BOOST_TEST(p.server.read_some(test_null_buffers(), ec) == 0u);
+  CHECK_OK(ec);
+  p.server.read_some(asio::buffer(buf), ec);
+  CHECK_EC(ec, asio::error::eof);
+}
+
+BOOST_AUTO_TEST_CASE(sync_waits_in_non_blocking_mode_only_look)
+{
+  // With non_blocking(true), a synchronous null_buffers form or wait() that is not ready
+  // fails with would_block at once, as Asio's (a poll without a timeout); ready, it succeeds.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  p.server.non_blocking(true);
+  error_code ec;
+  BOOST_TEST(p.server.read_some(test_null_buffers(), ec) == 0u);
+  CHECK_EC(ec, asio::error::would_block);
+  BOOST_TEST(p.server.receive(test_null_buffers(), 0, ec) == 0u);
+  CHECK_EC(ec, asio::error::would_block);
+  CHECK_THROWS_EC(p.server.read_some(test_null_buffers()), asio::error::would_block);
+  // (A wait that blocks after all is released, by data or by urgent data, and fails.)
+  const auto data = [&] { asio::write(p.client, asio::buffer("u", 1)); };
+  const auto urgent = [&] { p.client.send(asio::buffer("!", 1), tcp::socket::message_out_of_band); };
+  BOOST_TEST(returns_within(test_timeout, [&] { p.server.wait(tcp::socket::wait_read, ec); }, data));
+  CHECK_EC(ec, asio::error::would_block);
+  BOOST_TEST(returns_within(test_timeout, [&] { p.server.wait(tcp::socket::wait_error, ec); }, urgent));
+  CHECK_EC(ec, asio::error::would_block);
+
+  asio::write(p.client, asio::buffer("x", 1));
+  BOOST_TEST(wait_until([&] { return p.server.available() > 0; }));
+  BOOST_TEST(p.server.read_some(test_null_buffers(), ec) == 0u);
+  CHECK_OK(ec);
+  p.server.wait(tcp::socket::wait_read, ec);
+  CHECK_OK(ec);
+  p.server.wait(tcp::socket::wait_write, ec);
+  CHECK_OK(ec);
+
+  // A full send buffer: not writable.
+  const std::size_t queued = fill_send_buffer(p);
+  p.client.non_blocking(true);
+  BOOST_TEST(p.client.send(test_null_buffers(), 0, ec) == 0u);
+  CHECK_EC(ec, asio::error::would_block);
+  p.client.write_some(test_null_buffers(), ec);
+  CHECK_EC(ec, asio::error::would_block);
+  BOOST_TEST(queued > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(async_receive_null_buffers_out_of_band_waits_for_urgent_data)
+{
+  // async_receive(null_buffers, message_out_of_band) waits in the except queue, as Asio's:
+  // ordinary data does not complete it.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  op_result pending;
+  p.server.async_receive(test_null_buffers(), tcp::socket::message_out_of_band, capture(pending));
+  asio::write(p.client, asio::buffer("d", 1));
+  p.server.wait(tcp::socket::wait_read); // the ordinary byte has arrived
+  drain(ioc, 50ms);
+  BOOST_TEST(!pending.done());
+  if constexpr (notify_backend)
+  {
+    // Socket state notifications have no urgent-data condition (README, "Differences from
+    // stock Asio"): urgent data that arrives while the wait is pending is not reported.
+    p.server.cancel();
+    BOOST_TEST(run_until_done(ioc, pending));
+    CHECK_EC(pending.ec, asio::error::operation_aborted);
+    p.client.send(asio::buffer("!", 1), tcp::socket::message_out_of_band);
+  }
+  else
+  {
+    p.client.send(asio::buffer("!", 1), tcp::socket::message_out_of_band);
+    BOOST_TEST(run_until_done(ioc, pending));
+    CHECK_OK(pending.ec);
+    BOOST_TEST(pending.bytes == 0u);
+  }
+
+  // Started while urgent data is waiting, it completes at once, and reads nothing.
+  p.server.wait(tcp::socket::wait_error); // the urgent byte has arrived
+  op_result now;
+  p.server.async_receive(test_null_buffers(), tcp::socket::message_out_of_band, capture(now));
+  BOOST_TEST(run_until_done(ioc, now));
+  CHECK_OK(now.ec);
+  BOOST_TEST(now.bytes == 0u);
+  char buf[4] = {};
+  BOOST_TEST(p.server.receive(asio::buffer(buf), tcp::socket::message_out_of_band) == 1u);
+  BOOST_TEST(buf[0] == '!');
+  BOOST_TEST(read_exactly(p.server, 1) == "d");
+  drain(ioc);
+  BOOST_TEST(pending.calls == 1);
+  BOOST_TEST(now.calls == 1);
+}
+
+BOOST_AUTO_TEST_CASE(non_blocking_false_restores_blocking_mode)
+{
+  // Asio's two modes (its user_set_non_blocking and internal_non_blocking state bits):
+  // non_blocking(true) makes the descriptor non-blocking without counting as the mode that
+  // native_non_blocking() reports; asynchronous operations set that mode when the descriptor
+  // is blocking; non_blocking(false) clears both and puts the descriptor back in blocking mode.
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  tcp::socket& s = p.server;
+  [[maybe_unused]] const native_socket fd = s.native_handle();
+  const auto async_read_one = [&] { async_read_one_byte(ioc, p); };
+
+  s.non_blocking(true);
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+  BOOST_TEST(!s.native_non_blocking());
+  async_read_one(); // the descriptor is non-blocking already: the mode stays unset
+  BOOST_TEST(!s.native_non_blocking());
+
+  s.non_blocking(false);
+  BOOST_TEST(!s.non_blocking());
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+
+  async_read_one(); // sets the native mode again
+  BOOST_TEST(s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+
+  error_code ec;
+  s.non_blocking(false, ec); // clears it, and the descriptor's
+  CHECK_OK(ec);
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+  {
+    late_write data([&] { asio::write(p.client, asio::buffer("b", 1)); });
+    char buf[4];
+    BOOST_TEST(s.read_some(asio::buffer(buf)) == 1u); // a blocking read
+    BOOST_TEST(data.started());
+  }
+
+  // After an asynchronous operation non_blocking(true) keeps the native mode it set.
+  async_read_one();
+  s.non_blocking(true);
+  BOOST_TEST(s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, true);
+  s.non_blocking(false);
+  BOOST_TEST(!s.native_non_blocking());
+  CHECK_NATIVE_NON_BLOCKING(fd, false);
+  async_read_one(); // still works
+}
+
+#if !defined(_WIN32) // FIONBIO's argument type differs on Windows (u_long)
+
+// A user-defined io control command setting the non-blocking mode (Asio has none of its own).
+struct fionbio_command
+{
+  int value;
+  int name() const { return static_cast<int>(FIONBIO); }
+  void* data() { return &value; }
+};
+
+BOOST_AUTO_TEST_CASE(io_control_fionbio_sets_the_non_blocking_mode)
+{
+  // Asio takes FIONBIO through io_control as non_blocking(mode).
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  tcp::socket& s = p.server;
+  fionbio_command on{1};
+  s.io_control(on);
+  BOOST_TEST(s.non_blocking());
+  BOOST_TEST(fd_is_nonblocking(s.native_handle()));
+  char buf[4];
+  error_code ec;
+  const auto data = [&] { asio::write(p.client, asio::buffer("u", 1)); }; // should it block
+  BOOST_TEST(returns_within(test_timeout, [&] { s.read_some(asio::buffer(buf), ec); }, data));
+  CHECK_EC(ec, asio::error::would_block);
+
+  async_read_one_byte(ioc, p); // works in that mode
+  fionbio_command off{0};
+  s.io_control(off, ec);
+  CHECK_OK(ec);
+  BOOST_TEST(!s.non_blocking());
+  BOOST_TEST(!s.native_non_blocking());
+  BOOST_TEST(!fd_is_nonblocking(s.native_handle()));
+}
+
+#endif // !_WIN32
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -380,6 +380,118 @@ BOOST_AUTO_TEST_CASE(readiness_and_null_buffers)
     BOOST_TEST(x->calls == 1);
 }
 
+BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
+{
+  // Synchronous null_buffers forms wait for readiness, as Asio's (poll), and transfer
+  // nothing: a send sends no datagram, a receive leaves the datagram queued, and
+  // receive_from resets the sender endpoint to endpoint_type().
+  asio::io_context ioc;
+  auto p = make_udp_pair(ioc);
+  char buf[8] = {};
+  error_code ec;
+
+  BOOST_TEST(p.a.send(test_null_buffers()) == 0u);
+  BOOST_TEST(p.a.send(test_null_buffers(), 0, ec) == 0u);
+  CHECK_OK(ec);
+  BOOST_TEST(p.a.send_to(test_null_buffers(), p.b.local_endpoint()) == 0u);
+  BOOST_TEST(p.a.send_to(test_null_buffers(), p.b.local_endpoint(), 0, ec) == 0u);
+  CHECK_OK(ec);
+  p.a.send(asio::buffer("!", 1)); // after anything the null sends might have sent
+  BOOST_TEST(p.b.receive(asio::buffer(buf)) == 1u); // the first datagram that arrived
+  BOOST_TEST(buf[0] == '!');
+
+  using receive_form = std::size_t (*)(udp::socket&, udp::endpoint&, error_code&);
+  struct
+  {
+    receive_form receive;
+    bool resets_sender;
+  } const receive_forms[] = {
+      {[](udp::socket& s, udp::endpoint&, error_code& e) { return s.receive(test_null_buffers(), 0, e); }, false},
+      {[](udp::socket& s, udp::endpoint&, error_code&) { return s.receive(test_null_buffers()); }, false},
+      {[](udp::socket& s, udp::endpoint& from, error_code& e) {
+         return s.receive_from(test_null_buffers(), from, 0, e);
+       },
+       true},
+      {[](udp::socket& s, udp::endpoint& from, error_code&) { return s.receive_from(test_null_buffers(), from); },
+       true}};
+  for (const auto& form : receive_forms)
+  {
+    late_write sender([&] { p.a.send(asio::buffer("22", 2)); });
+    udp::endpoint from = p.a.local_endpoint();
+    BOOST_TEST(form.receive(p.b, from, ec) == 0u);
+    CHECK_OK(ec);
+    BOOST_TEST(sender.started());
+    BOOST_TEST(from == (form.resets_sender ? udp::endpoint() : p.a.local_endpoint()));
+    BOOST_TEST(p.b.receive(asio::buffer(buf)) == 2u); // the datagram is still there
+  }
+  udp::endpoint from;
+
+  // In non-blocking mode they only look.
+  p.b.non_blocking(true);
+  p.b.receive(test_null_buffers(), 0, ec);
+  CHECK_EC(ec, asio::error::would_block);
+  from = p.a.local_endpoint();
+  p.b.receive_from(test_null_buffers(), from, 0, ec);
+  CHECK_EC(ec, asio::error::would_block);
+  BOOST_TEST(from == udp::endpoint());
+  p.a.non_blocking(true);
+  p.a.send(test_null_buffers(), 0, ec); // a UDP socket is writable
+  CHECK_OK(ec);
+}
+
+BOOST_AUTO_TEST_CASE(async_receive_from_null_buffers_resets_the_sender)
+{
+  // As Asio's: the sender is reset to endpoint_type() when the operation starts (no datagram
+  // is received, so it comes from nowhere), and the datagram stays queued.
+  asio::io_context ioc;
+  auto p = make_udp_pair(ioc);
+  op_result r;
+  udp::endpoint from = p.a.local_endpoint();
+  p.b.async_receive_from(test_null_buffers(), from, capture(r));
+  BOOST_TEST(from == udp::endpoint());
+  from = p.a.local_endpoint();
+  p.a.send(asio::buffer("1", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(r.bytes == 0u);
+  BOOST_TEST(from == p.a.local_endpoint()); // nothing wrote it after the start
+
+  // With a deferred token, when it is launched.
+  from = p.a.local_endpoint();
+  auto op = p.b.async_receive_from(test_null_buffers(), from, asio::deferred);
+  BOOST_TEST(from == p.a.local_endpoint());
+  op_result launched;
+  std::move(op)(capture(launched));
+  BOOST_TEST(from == udp::endpoint());
+  BOOST_TEST(run_until_done(ioc, launched));
+  CHECK_OK(launched.ec);
+  char buf[4];
+  BOOST_TEST(p.b.receive(asio::buffer(buf)) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(async_receive_null_buffers_out_of_band_ignores_datagrams)
+{
+  // message_out_of_band puts a null_buffers receive in the except queue, as Asio's: a
+  // datagram (which has no out-of-band part) does not complete it.
+  asio::io_context ioc;
+  auto p = make_udp_pair(ioc);
+  op_result r, rf;
+  udp::endpoint from;
+  p.b.async_receive(test_null_buffers(), udp::socket::message_out_of_band, capture(r));
+  p.b.async_receive_from(test_null_buffers(), from, udp::socket::message_out_of_band, capture(rf));
+  p.a.send(asio::buffer("1", 1));
+  p.b.wait(udp::socket::wait_read); // the datagram has arrived
+  drain(ioc, 50ms);
+  BOOST_TEST(!r.done());
+  BOOST_TEST(!rf.done());
+  p.b.cancel();
+  BOOST_TEST(run_until_done(ioc, r, rf));
+  CHECK_EC(r.ec, asio::error::operation_aborted);
+  CHECK_EC(rf.ec, asio::error::operation_aborted);
+  char buf[4];
+  BOOST_TEST(p.b.receive(asio::buffer(buf)) == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(cancel_close_and_release_pending)
 {
   asio::io_context ioc;

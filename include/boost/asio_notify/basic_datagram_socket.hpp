@@ -25,7 +25,7 @@ template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_datagram_socket : public basic_socket<Protocol, Executor>
 {
   using base = basic_socket<Protocol, Executor>;
-  using wait_for = detail::socket_ops::wait_for;
+  using typename base::wait_for;
   using signature = void(boost::system::error_code, std::size_t);
 
   // The result type of an initiating function (see socket_object::initiate_result_t).
@@ -57,9 +57,12 @@ public:
   /// Move-assign (closing this socket first); `other` is left closed.
   basic_datagram_socket& operator=(basic_datagram_socket&& other) noexcept = default;
 
-  /// Move-construct from a socket with another executor type.
-  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
-  basic_datagram_socket(basic_datagram_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  /// Move-construct from a socket of another executor type, or of another protocol
+  /// convertible to this one (a UDP socket into a generic datagram socket); `other` is left
+  /// closed. Assigning such a socket moves it the same way, closing this one first.
+  template <class Protocol1, class Executor1,
+            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_datagram_socket(basic_datagram_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 
@@ -76,11 +79,14 @@ public:
     return n;
   }
 
-  /// Send a datagram to the connected peer.
+  /// Send a datagram to the connected peer. With `boost::asio::null_buffers` it waits until
+  /// the socket is writable and sends nothing.
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
                    boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
+      return this->wait_ready(wait_for::write, ec);
     detail::buffer_array a(buffers);
     return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
       return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
@@ -98,11 +104,14 @@ public:
     return n;
   }
 
-  /// Send a datagram to `destination`.
+  /// Send a datagram to `destination`. With `boost::asio::null_buffers` it waits until the
+  /// socket is writable and sends nothing.
   template <class ConstBufferSequence>
   std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                       message_flags flags, boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
+      return this->wait_ready(wait_for::write, ec);
     detail::buffer_array a(buffers);
     return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
       return detail::socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
@@ -120,11 +129,14 @@ public:
     return n;
   }
 
-  /// Receive a datagram from the connected peer.
+  /// Receive a datagram from the connected peer. With `boost::asio::null_buffers` it waits
+  /// until the socket is readable and leaves the datagram queued.
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
                       boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
+      return this->wait_ready(wait_for::read, ec);
     detail::buffer_array a(buffers);
     return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
       return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
@@ -142,11 +154,19 @@ public:
     return n;
   }
 
-  /// Receive a datagram; `sender` is set to where it came from.
+  /// Receive a datagram; `sender` is set to where it came from. With
+  /// `boost::asio::null_buffers` it waits until the socket is readable, leaves the datagram
+  /// queued and resets `sender` to `endpoint_type()`, as Asio's.
   template <class MutableBufferSequence>
   std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                            message_flags flags, boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
+    {
+      const std::size_t none = this->wait_ready(wait_for::read, ec);
+      sender = endpoint_type(); // no datagram was received: it came from nowhere yet
+      return none;
+    }
     detail::buffer_array a(buffers);
     return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
       std::size_t len = sender.capacity();
@@ -168,7 +188,7 @@ public:
       -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
     else
       return this->template initiate<signature>(std::forward<WriteToken>(token), detail::write_op,
                                                 detail::send_performer<ConstBufferSequence>{{}, buffers, flags, false});
@@ -196,7 +216,7 @@ public:
                                                   detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return readiness(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
     else
       return this->template initiate<signature>(
           std::forward<WriteToken>(token), detail::write_op,
@@ -216,7 +236,8 @@ public:
   }
 
   /// Start an asynchronous receive from the connected peer; handler
-  /// `void(error_code, std::size_t)`. With `null_buffers` it completes when readable.
+  /// `void(error_code, std::size_t)`. With `null_buffers` it completes when readable (with
+  /// `message_out_of_band`, on an error condition: datagrams have no out-of-band data).
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
@@ -225,7 +246,8 @@ public:
       -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+      return this->async_readiness(std::forward<ReadToken>(token),
+                                   detail::wait_performer<true>{base::receive_readiness(flags)});
     else
       return this->template initiate<signature>(std::forward<ReadToken>(token), detail::read_op,
                                                 detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, false});
@@ -243,18 +265,21 @@ public:
   }
 
   /// Start an asynchronous receive; `sender` (which must outlive the operation) is set
-  /// to where the datagram came from. Handler `void(error_code, std::size_t)`.
+  /// to where the datagram came from. Handler `void(error_code, std::size_t)`. With
+  /// `null_buffers` it waits as `async_receive` does and `sender` is reset to
+  /// `endpoint_type()` when the operation starts, as Asio's.
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                           message_flags flags,
                           ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence,
-                                                 detail::receive_from_performer<MutableBufferSequence, endpoint_type>>>
+      -> initiate_result_t<ReadToken, detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return readiness(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+      return this->async_readiness(std::forward<ReadToken>(token),
+                                   detail::readiness_from_performer<endpoint_type>{
+                                       {base::receive_readiness(flags)}, &sender});
     else
       return this->template initiate<signature>(
           std::forward<ReadToken>(token), detail::read_op,
@@ -267,19 +292,9 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                           ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence,
-                                                 detail::receive_from_performer<MutableBufferSequence, endpoint_type>>>
+      -> initiate_result_t<ReadToken, detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {
     return async_receive_from(buffers, sender, 0, std::forward<ReadToken>(token));
-  }
-
-private:
-  template <class Token>
-  auto readiness(wait_for w, detail::op_type type, Token&& token)
-      -> initiate_result_t<Token, detail::wait_performer<true>>
-  {
-    return this->template initiate<signature>(std::forward<Token>(token), type,
-                                              detail::wait_performer<true>{w});
   }
 };
 

@@ -13,6 +13,7 @@
 #include <boost/asio/execution/executor.hpp>
 #include <boost/asio/is_executor.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace boost {
@@ -28,6 +29,12 @@ constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_con
 template <class T>
 constexpr bool is_executor_v =
     boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
+
+/// True where a socket of `Protocol1` and `Executor1` may become one of `Protocol` and
+/// `Executor` by a converting move (Asio's constraint).
+template <class Protocol1, class Executor1, class Protocol, class Executor>
+constexpr bool is_convertible_socket_v =
+    std::is_convertible<Protocol1, Protocol>::value && std::is_convertible<Executor1, Executor>::value;
 
 /// True for what may be a completion token where an executor, an execution context or an
 /// endpoint could also stand: the overloads taking those must win.
@@ -247,14 +254,42 @@ public:
   /// Move-assign (closing this socket first); `other` is left closed.
   basic_socket& operator=(basic_socket&&) noexcept = default;
 
-  /// Move-construct from a socket with another executor type.
-  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
-  basic_socket(basic_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  /// Destroy the socket: pending operations complete with `operation_aborted`.
+  ~basic_socket() = default;
+
+protected:
+  /** Move-construct from a socket of another executor type, or of another protocol
+      convertible to this one, as Asio's converting move does (`std::bad_cast` from a generic
+      protocol given another socket type leaves `other` open). Protected: the stream and
+      datagram sockets, which inherit the constructors above, each take only their own kind
+      (`basic_stream_socket` from `basic_stream_socket`), as Asio's. */
+  template <class Protocol1, class Executor1,
+            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_socket(basic_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 
-  /// Destroy the socket: pending operations complete with `operation_aborted`.
-  ~basic_socket() = default;
+  using wait_for = detail::socket_ops::wait_for;
+
+  /** Start a `null_buffers` operation: `perf` (a `wait_performer<true>`, or one derived
+      from it) waits for its condition and completes as a transfer of 0 bytes, queued where
+      Asio queues it (a wait for out-of-band data in the except queue). */
+  template <class Token, class Performer>
+  auto async_readiness(Token&& token, Performer perf)
+      -> initiate_result_t<Token, void(boost::system::error_code, std::size_t), Performer>
+  {
+    const detail::op_type queue = detail::queue_for(perf.what);
+    return this->template initiate<void(boost::system::error_code, std::size_t)>(
+        std::forward<Token>(token), queue, std::move(perf));
+  }
+
+  /// What a `null_buffers` receive waits for: out-of-band data with `message_out_of_band`
+  /// (Asio's except queue), otherwise readability. Synchronous forms ignore the flags.
+  static wait_for receive_readiness(boost::asio::socket_base::message_flags flags) noexcept
+  {
+    return (flags & boost::asio::socket_base::message_out_of_band) != 0 ? wait_for::error
+                                                                        : wait_for::read;
+  }
 
   template <class, class> friend class basic_socket;
 };

@@ -9,6 +9,7 @@
 
 #include <boost/asio_notify/basic_socket.hpp>
 
+#include <optional>
 #include <tuple>
 #include <type_traits>
 
@@ -22,13 +23,14 @@ template <class Socket, class Protocol>
 struct assign_accepted
 {
   Socket* peer;
-  Protocol protocol;
+  // The acceptor's; none when it is closed, and then nothing is accepted.
+  std::optional<Protocol> protocol;
 
   std::tuple<boost::system::error_code> operator()(boost::system::error_code ec,
                                                    native_socket_type s) const
   {
     if (!ec)
-      peer->assign(protocol, s, ec);
+      peer->assign(*protocol, s, ec);
     if (ec && s != socket_ops::invalid_socket && !peer->is_open())
     {
       boost::system::error_code ignored;
@@ -43,7 +45,7 @@ template <class Socket, class Protocol>
 struct make_accepted
 {
   typename Socket::executor_type executor;
-  Protocol protocol;
+  std::optional<Protocol> protocol; // as assign_accepted's
 
   std::tuple<boost::system::error_code, Socket> operator()(boost::system::error_code ec,
                                                            native_socket_type s) const
@@ -170,9 +172,12 @@ public:
   /// Move-assign (closing this acceptor first); `other` is left closed.
   basic_socket_acceptor& operator=(basic_socket_acceptor&& other) noexcept = default;
 
-  /// Move-construct from an acceptor with another executor type.
-  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
-  basic_socket_acceptor(basic_socket_acceptor<Protocol, Executor1>&& other) : base(std::move(other))
+  /// Move-construct from an acceptor of another executor type, or of another protocol
+  /// convertible to this one (a TCP acceptor into a generic stream one); `other` is left
+  /// closed. Assigning such an acceptor moves it the same way, closing this one first.
+  template <class Protocol1, class Executor1,
+            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_socket_acceptor(basic_socket_acceptor<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 

@@ -30,7 +30,7 @@ template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_stream_socket : public basic_socket<Protocol, Executor>
 {
   using base = basic_socket<Protocol, Executor>;
-  using wait_for = detail::socket_ops::wait_for;
+  using typename base::wait_for;
 
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Signature, class Performer>
@@ -61,9 +61,12 @@ public:
   /// Move-assign (closing this socket first); `other` is left closed.
   basic_stream_socket& operator=(basic_stream_socket&& other) noexcept = default;
 
-  /// Move-construct from a socket with another executor type.
-  template <class Executor1, class = std::enable_if_t<std::is_convertible<Executor1, Executor>::value>>
-  basic_stream_socket(basic_stream_socket<Protocol, Executor1>&& other) : base(std::move(other))
+  /// Move-construct from a socket of another executor type, or of another protocol
+  /// convertible to this one (a TCP socket into a generic stream socket); `other` is left
+  /// closed. Assigning such a socket moves it the same way, closing this one first.
+  template <class Protocol1, class Executor1,
+            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_stream_socket(basic_stream_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 
@@ -80,11 +83,14 @@ public:
     return n;
   }
 
-  /// Send data; blocks until at least one byte is sent.
+  /// Send data; blocks until at least one byte is sent. With `boost::asio::null_buffers` it
+  /// waits until the socket is writable and sends nothing.
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
                    boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
+      return this->wait_ready(wait_for::write, ec);
     detail::buffer_array a(buffers);
     if (a.total == 0)
     {
@@ -107,10 +113,14 @@ public:
   }
 
   /// Receive data; blocks until at least one byte is received. End of stream is `eof`.
+  /// With `boost::asio::null_buffers` it waits until the socket is readable and reads
+  /// nothing (whatever `flags` says, as Asio's).
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
                       boost::system::error_code& ec)
   {
+    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
+      return this->wait_ready(wait_for::read, ec);
     detail::buffer_array a(buffers);
     if (a.total == 0)
     {
@@ -158,7 +168,7 @@ public:
       -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return null_buffers_wait(wait_for::write, detail::write_op, std::forward<WriteToken>(token));
+      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
     else
       return this->template initiate<void(boost::system::error_code, std::size_t)>(
           std::forward<WriteToken>(token), detail::write_op,
@@ -188,7 +198,8 @@ public:
   }
 
   /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`. With
-  /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is readable.
+  /// `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is readable, or
+  /// with `message_out_of_band` when out-of-band data is waiting (README: urgent data).
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
@@ -197,7 +208,8 @@ public:
       -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return null_buffers_wait(wait_for::read, detail::read_op, std::forward<ReadToken>(token));
+      return this->async_readiness(std::forward<ReadToken>(token),
+                                   detail::wait_performer<true>{base::receive_readiness(flags)});
     else
       return this->template initiate<void(boost::system::error_code, std::size_t)>(
           std::forward<ReadToken>(token), detail::read_op,
@@ -224,15 +236,6 @@ public:
       -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
-  }
-
-private:
-  template <class Token>
-  auto null_buffers_wait(wait_for w, detail::op_type type, Token&& token)
-      -> initiate_result_t<Token, void(boost::system::error_code, std::size_t), detail::wait_performer<true>>
-  {
-    return this->template initiate<void(boost::system::error_code, std::size_t)>(
-        std::forward<Token>(token), type, detail::wait_performer<true>{w});
   }
 };
 

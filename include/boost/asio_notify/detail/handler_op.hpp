@@ -452,8 +452,23 @@ private:
   Performer performer_;
 };
 
+/// True for performers with a `launched()` member: what Asio's operation does when it is
+/// launched, whatever becomes of it (even on a closed socket).
+template <class Performer, class = void>
+struct has_launch_step : std::false_type
+{
+};
+
+template <class Performer>
+struct has_launch_step<Performer, std::void_t<decltype(std::declval<Performer&>().launched())>>
+    : std::true_type
+{
+};
+
 /// Create the operation for `handler`, hook it to the handler's cancellation slot and
-/// hand it to the reactor. `state` is the I/O object's member (null when closed).
+/// hand it to the reactor. `state` is the I/O object's member (null when closed). Runs when
+/// the operation is launched: in the initiating function, or later for a token such as
+/// `deferred`.
 template <class Performer, class Handler, class IoExecutor>
 void start_operation(reactor_core& core, socket_state* const& state, op_type type,
                      Handler&& handler, const IoExecutor& io, Performer perf)
@@ -461,6 +476,8 @@ void start_operation(reactor_core& core, socket_state* const& state, op_type typ
   using handler_type = std::decay_t<Handler>;
   auto slot = boost::asio::get_associated_cancellation_slot(handler);
   handler_type h(std::forward<Handler>(handler));
+  if constexpr (has_launch_step<Performer>::value)
+    perf.launched();
   reactor_op* op =
       handler_op<Performer, handler_type, IoExecutor>::create(std::move(h), io, std::move(perf));
   if (slot.is_connected())
@@ -500,6 +517,16 @@ struct wait_performer
 /// wait that completes with 0 bytes.
 template <class Buffers, class Transfer>
 using transfer_or_wait_t = std::conditional_t<is_null_buffers<Buffers>(), wait_performer<true>, Transfer>;
+
+/// A `null_buffers` receive_from: a readiness wait that resets the sender endpoint when it is
+/// launched, as Asio's (no datagram is received, so it comes from nowhere).
+template <class Endpoint>
+struct readiness_from_performer : wait_performer<true>
+{
+  Endpoint* sender;
+
+  void launched() const { *sender = Endpoint(); }
+};
 
 /// A performer that completes at once with `error` when one is set (an operation that
 /// could not even start, such as a connect whose socket failed to open), else `inner`.
@@ -605,6 +632,13 @@ struct receive_from_performer : transfer_results
     return true;
   }
 };
+
+/// The performer of a receive_from on `Buffers`: the transfer, or with `null_buffers` the
+/// readiness wait that resets the sender.
+template <class Buffers, class Endpoint>
+using receive_from_or_wait_t =
+    std::conditional_t<is_null_buffers<Buffers>(), readiness_from_performer<Endpoint>,
+                       receive_from_performer<Buffers, Endpoint>>;
 
 template <class ConstBufferSequence, class Endpoint>
 struct send_to_performer : transfer_results

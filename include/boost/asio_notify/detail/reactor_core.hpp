@@ -44,9 +44,10 @@ struct socket_state
   bool read_drained = false;
   bool hangup_seen = false;
 
-  // Touched only by the owning I/O object (Asio's rule: one thread at a time).
+  // Touched only by the owning I/O object (Asio's rule: one thread at a time). Asio's state
+  // bits: the descriptor is non-blocking while either mode is set.
   bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
-  bool internal_non_blocking = false; // native_non_blocking(): O_NONBLOCK is set
+  bool internal_non_blocking = false; // native_non_blocking(): set for async operations
   bool user_set_linger = false;       // set_option(linger): the destructor turns it off
 
   // The reactor's list of every state, for shutdown.
@@ -99,7 +100,8 @@ public:
   /// `operation_aborted` (per-operation cancellation).
   BOOST_ASIO_NOTIFY_DECL void cancel_op(socket_state& s, op_type type, const void* key);
 
-  /// Make the socket's descriptor non-blocking if it is not yet (async operations need it).
+  /// Make the socket's descriptor non-blocking if neither mode made it so yet (asynchronous
+  /// operations need it).
   BOOST_ASIO_NOTIFY_DECL void ensure_non_blocking(socket_state& s, boost::system::error_code& ec);
 
   struct impl;

@@ -9,7 +9,6 @@
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 
-#include <boost/asio_notify/detail/default_protocol.hpp>
 #include <boost/asio_notify/detail/handler_op.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
@@ -25,6 +24,7 @@
 #include <boost/throw_exception.hpp>
 
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -49,19 +49,21 @@ reactor_core& core_for(const Executor& ex)
   return core;
 }
 
-/// Maps Asio's wait types onto the reactor's queues and the poll condition.
-inline op_type queue_for(boost::asio::socket_base::wait_type w)
-{
-  return w == boost::asio::socket_base::wait_read    ? read_op
-         : w == boost::asio::socket_base::wait_write ? write_op
-                                                     : except_op;
-}
-
+/// Maps Asio's wait types onto the poll condition.
 inline socket_ops::wait_for condition_for(boost::asio::socket_base::wait_type w)
 {
   return w == boost::asio::socket_base::wait_read    ? socket_ops::wait_for::read
          : w == boost::asio::socket_base::wait_write ? socket_ops::wait_for::write
                                                      : socket_ops::wait_for::error;
+}
+
+/// The reactor's queue of the operations that wait for a condition: an error condition
+/// (and out-of-band data) is Asio's except queue.
+inline op_type queue_for(socket_ops::wait_for w)
+{
+  return w == socket_ops::wait_for::read    ? read_op
+         : w == socket_ops::wait_for::write ? write_op
+                                            : except_op;
 }
 
 /** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
@@ -247,19 +249,20 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
+    const protocol_type& protocol = *protocol_;
     if (!is_option<enable_connection_aborted>(option))
     {
-      socket_ops::set_option(state_->socket, option.level(protocol_), option.name(protocol_),
-                             option.data(protocol_), option.size(protocol_), ec);
+      socket_ops::set_option(state_->socket, option.level(protocol), option.name(protocol),
+                             option.data(protocol), option.size(protocol), ec);
       if (!ec && is_option<linger>(option))
         state_->user_set_linger = true;
     }
-    else if (option.size(protocol_) != sizeof(int))
+    else if (option.size(protocol) != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
     {
       int value; // the option's int, whatever pointer type data() returns
-      std::memcpy(&value, option.data(protocol_), sizeof(value));
+      std::memcpy(&value, option.data(protocol), sizeof(value));
       enable_connection_aborted_ = value != 0;
     }
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -280,19 +283,20 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    std::size_t size = option.size(protocol_);
+    const protocol_type& protocol = *protocol_;
+    std::size_t size = option.size(protocol);
     if (!is_option<enable_connection_aborted>(option))
-      socket_ops::get_option(state_->socket, option.level(protocol_), option.name(protocol_),
-                             option.data(protocol_), size, ec);
+      socket_ops::get_option(state_->socket, option.level(protocol), option.name(protocol),
+                             option.data(protocol), size, ec);
     else if (size != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
     {
       const int value = enable_connection_aborted_ ? 1 : 0;
-      std::memcpy(option.data(protocol_), &value, sizeof(value));
+      std::memcpy(option.data(protocol), &value, sizeof(value));
     }
     if (!ec)
-      option.resize(protocol_, size);
+      option.resize(protocol, size);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -305,12 +309,18 @@ public:
     throw_if(ec, "io_control");
   }
 
-  /// Perform an IO control command on the socket.
+  /// Perform an IO control command on the socket. A `FIONBIO` command is taken as
+  /// `non_blocking(mode)`, as Asio takes it.
   template <class IoControlCommand>
   BOOST_ASIO_SYNC_OP_VOID io_control(IoControlCommand& command, boost::system::error_code& ec)
   {
-    if (open_or_fail(ec))
-      socket_ops::io_control(state_->socket, static_cast<long>(command.name()), command.data(), ec);
+    if (!open_or_fail(ec))
+      BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
+    const long name = static_cast<long>(command.name());
+    socket_ops::io_control(state_->socket, name, command.data(), ec);
+    bool mode = false;
+    if (!ec && socket_ops::sets_non_blocking(name, command.data(), mode))
+      record_user_non_blocking(mode);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -325,19 +335,22 @@ public:
     throw_if(ec, "non_blocking");
   }
 
-  /// Make synchronous operations fail with `would_block` instead of waiting.
+  /// Set whether synchronous operations fail with `would_block` instead of waiting. As
+  /// Asio's, the descriptor's own mode follows (`false` puts it back in blocking mode), and
+  /// asynchronous operations started afterwards make it non-blocking again.
   BOOST_ASIO_SYNC_OP_VOID non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    if (mode)
-      core_->ensure_non_blocking(*state_, ec);
+    socket_ops::set_non_blocking(state_->socket, mode, ec);
     if (!ec)
-      state_->user_non_blocking = mode;
+      record_user_non_blocking(mode);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Whether the native socket is in non-blocking mode.
+  /// Whether the native socket was put in non-blocking mode for asynchronous operations or
+  /// by `native_non_blocking(true)`. As Asio's, this does not count `non_blocking(true)`,
+  /// which also makes the descriptor non-blocking.
   bool native_non_blocking() const { return state_ && state_->internal_non_blocking; }
 
   /// Set the native socket's non-blocking mode (asynchronous operations set it again).
@@ -396,10 +409,10 @@ public:
   }
 
   /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
+  /// In `non_blocking(true)` mode it only looks, as Asio's: `would_block` if not ready.
   BOOST_ASIO_SYNC_OP_VOID wait(wait_type w, boost::system::error_code& ec)
   {
-    if (open_or_fail(ec))
-      socket_ops::poll(state_->socket, condition_for(w), -1, ec);
+    wait_ready(condition_for(w), ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -410,22 +423,28 @@ public:
       -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
   {
     return this->template initiate<void(boost::system::error_code)>(
-        std::forward<WaitToken>(token), queue_for(w), wait_performer<false>{condition_for(w)});
+        std::forward<WaitToken>(token), queue_for(condition_for(w)),
+        wait_performer<false>{condition_for(w)});
   }
 
 protected:
   explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
 
   socket_object(socket_object&& other) noexcept
-      : executor_(other.executor_), core_(other.core_), state_(std::exchange(other.state_, nullptr)),
-        protocol_(other.protocol_), enable_connection_aborted_(other.enable_connection_aborted_)
+      : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
+        state_(std::exchange(other.state_, nullptr)),
+        enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
 
-  template <class Executor1>
-  socket_object(socket_object<Protocol, Executor1>&& other)
-      : executor_(other.get_executor()), core_(other.core_),
-        state_(std::exchange(other.state_, nullptr)), protocol_(other.protocol_),
+  /// Takes over an object of another executor type, or of another protocol convertible to
+  /// this one (a TCP socket into a generic stream socket, say). The protocol is converted
+  /// before the socket is taken: a conversion that throws (Asio's generic protocols throw
+  /// `std::bad_cast` for another socket type) leaves `other` as it was.
+  template <class Protocol1, class Executor1>
+  socket_object(socket_object<Protocol1, Executor1>&& other)
+      : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
+        state_(std::exchange(other.state_, nullptr)),
         enable_connection_aborted_(other.enable_connection_aborted_)
   {
   }
@@ -438,8 +457,8 @@ protected:
       close(ignored);
       executor_ = other.executor_;
       core_ = other.core_;
-      state_ = std::exchange(other.state_, nullptr);
       protocol_ = other.protocol_;
+      state_ = std::exchange(other.state_, nullptr);
       enable_connection_aborted_ = other.enable_connection_aborted_;
     }
     return *this;
@@ -454,8 +473,9 @@ protected:
     if (state_ && state_->user_set_linger)
     {
       const linger off(false, 0);
-      socket_ops::set_option(state_->socket, off.level(protocol_), off.name(protocol_),
-                             off.data(protocol_), off.size(protocol_), ignored);
+      const protocol_type& protocol = *protocol_;
+      socket_ops::set_option(state_->socket, off.level(protocol), off.name(protocol),
+                             off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
   }
@@ -469,9 +489,32 @@ protected:
 
   void adopt(const protocol_type& protocol, native_socket_type s)
   {
-    state_ = core_->adopt(s);
     protocol_ = protocol;
+    state_ = core_->adopt(s);
     enable_connection_aborted_ = false; // a new socket starts with Asio's default
+  }
+
+  /// Records the mode `non_blocking(mode)` (or a `FIONBIO` io control) gave the descriptor,
+  /// as Asio's state bits do: `false` also clears the mode asynchronous operations set, and
+  /// they set it again when they need it.
+  void record_user_non_blocking(bool mode)
+  {
+    state_->user_non_blocking = mode;
+    if (!mode)
+      state_->internal_non_blocking = false;
+  }
+
+  /// A synchronous readiness wait, as Asio's `wait` and its synchronous `null_buffers`
+  /// forms do it: wait until the socket is ready, or in `non_blocking(true)` mode only look,
+  /// and report `would_block` if it is not. Transfers nothing: returns 0.
+  std::size_t wait_ready(socket_ops::wait_for w, boost::system::error_code& ec)
+  {
+    if (!open_or_fail(ec))
+      return 0;
+    const bool look_only = state_->user_non_blocking;
+    if (!socket_ops::poll(state_->socket, w, look_only ? 0 : -1, ec) && !ec)
+      ec = boost::asio::error::would_block;
+    return 0;
   }
 
   /// Whether `option` is Asio's option `Known`, told by its level and name (for
@@ -481,8 +524,9 @@ protected:
   bool is_option(const Option& option) const
   {
     const Known known;
-    return option.level(protocol_) == known.level(protocol_) &&
-           option.name(protocol_) == known.name(protocol_);
+    const protocol_type& protocol = *protocol_; // the object is open
+    return option.level(protocol) == known.level(protocol) &&
+           option.name(protocol) == known.name(protocol);
   }
 
   /// The shape of every asynchronous operation: `async_initiate` with `initiation`,
@@ -517,8 +561,10 @@ protected:
 
   executor_type executor_;
   reactor_core* core_;
+  // The protocol the socket was opened with, kept from then on: a closed object needs no
+  // protocol object (generic protocols have neither a default nor a v4()).
+  std::optional<protocol_type> protocol_;
   socket_state* state_ = nullptr;
-  protocol_type protocol_{default_protocol<protocol_type>()};
   // socket_base::enable_connection_aborted: whether accept reports connection_aborted
   // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
   // socket's state bits, never in the kernel.

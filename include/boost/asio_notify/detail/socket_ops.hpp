@@ -58,7 +58,8 @@ using message_flags = int;
 
 BOOST_ASIO_NOTIFY_DECL native_socket_type open(int family, int type, int protocol,
                                                boost::system::error_code& ec);
-BOOST_ASIO_NOTIFY_DECL void close(native_socket_type s, boost::system::error_code& ec);
+/// One close system call (POSIX: EINTR is not retried, the descriptor is closed then).
+BOOST_ASIO_NOTIFY_DECL void close_once(native_socket_type s, boost::system::error_code& ec);
 /// Create a pair of connected sockets (close-on-exec), as `socketpair` does. Windows has no
 /// such call: `operation_not_supported` there, as Asio reports.
 BOOST_ASIO_NOTIFY_DECL void socket_pair(int family, int type, int protocol,
@@ -68,6 +69,9 @@ BOOST_ASIO_NOTIFY_DECL void socket_pair(int family, int type, int protocol,
 BOOST_ASIO_NOTIFY_DECL void check_socket(native_socket_type s, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void set_non_blocking(native_socket_type s, bool on,
                                              boost::system::error_code& ec);
+/// Whether `command` is the io control that sets the non-blocking mode (`FIONBIO`); `on` is
+/// then the mode its argument `arg` asks for.
+BOOST_ASIO_NOTIFY_DECL bool sets_non_blocking(long command, const void* arg, bool& on) noexcept;
 
 BOOST_ASIO_NOTIFY_DECL void bind(native_socket_type s, const void* addr, std::size_t len,
                                  boost::system::error_code& ec);
@@ -144,6 +148,20 @@ BOOST_ASIO_NOTIFY_DECL bool poll(native_socket_type s, wait_for w, int timeout_m
 
 /// True for the errors that mean "try again when ready".
 BOOST_ASIO_NOTIFY_DECL bool would_block(const boost::system::error_code& ec) noexcept;
+
+/** Close a socket. A close that would block leaves the socket open (Windows: `closesocket`
+    of a non-blocking socket lingering with unsent data, which is what any socket is after an
+    asynchronous operation); as Asio does, it is then put back in blocking mode, where the
+    close waits for the linger, and closed again. */
+inline void close(native_socket_type s, boost::system::error_code& ec)
+{
+  close_once(s, ec);
+  if (!would_block(ec))
+    return;
+  boost::system::error_code ignored; // the second close reports what matters
+  set_non_blocking(s, false, ignored);
+  close_once(s, ec);
+}
 
 } // namespace socket_ops
 } // namespace detail
