@@ -11,6 +11,8 @@
 // variable that changes it, a positive whole number (the smoke tests set them small).
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
+//   ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
+//
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 

@@ -203,12 +203,14 @@ def start_server(opt, *args, nofile=None, env=None):
     return server, int(m.group(1))
 
 
-def run(args, timeout=30, launch=NATIVE, **kw):
-    """Runs a client to completion; a client still running after `timeout` is killed."""
+def run(args, timeout=30, launch=NATIVE, env=None, **kw):
+    """Runs a client to completion; a client still running after `timeout` is killed.
+    `env`: variables added to its environment."""
     timeout += launch.startup
     try:
         r = subprocess.run(launch.command(args), capture_output=True, timeout=timeout,
-                           env=launch.env, **kw)
+                           env=dict(launch.env or os.environ, **env) if env else launch.env,
+                           **kw)
     except subprocess.TimeoutExpired:
         raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
     r.stdout = launch.stdout(r.stdout)
@@ -227,6 +229,43 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
+
+
+def resident_mib(pid, field):
+    """A process's resident memory in MiB from /proc/<pid>/status: VmRSS now, VmHWM its
+    peak so far."""
+    with open(f"/proc/{pid}/status") as f:
+        m = re.search(rf"^{field}:\s*(\d+) kB", f.read(), re.M)
+    return int(m.group(1)) / 1024
+
+
+def memory_env(opt):
+    """Environment for a server whose memory a check measures. AddressSanitizer keeps freed
+    memory in a quarantine (256 MB by default) where it stays resident: in a sanitized
+    build a small quarantine keeps the figure the server's own."""
+    if not opt.sanitized:
+        return {}
+    return {"ASAN_OPTIONS": ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"),
+                                                   "quarantine_size_mb=1"]))}
+
+
+def check_memory_growth(opt, server, baseline, most, what):
+    """The server's peak resident memory (VmHWM) exceeds `baseline` (VmRSS read earlier)
+    by at most `most` MiB."""
+    peak = resident_mib(server.proc.pid, "VmHWM")
+    print(f"{what}: peak resident memory {peak:.1f} MiB, {peak - baseline:+.1f} MiB"
+          f" (at most {most} MiB allowed)")
+    check(peak - baseline <= most,
+          f"server: resident memory grew by {peak - baseline:.0f} MiB with {what}")
+
+
+def memory_measurable(opt, what):
+    """Whether this run can read the server's memory; prints why not where it cannot."""
+    if opt.launch is not NATIVE:
+        print(f"{what}: memory check skipped under Wine (the Windows program's memory is"
+              " not that of a process of ours in /proc)")
+        return False
+    return True
 
 
 DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
@@ -456,6 +495,57 @@ def chat(opt):
         check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
         return s
     idle_connections(opt, ["0"], chat_active, chat_silent)
+    slow_participants(opt)
+
+
+WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
+
+
+def slow_participants(opt):
+    """Five participants never read, one reads every line, one sends 250 lines of 60 KB,
+    each as soon as the reader has the previous one (15 MB in all). The server queues at
+    most WRITE_QUEUE_LIMIT bytes for a participant and disconnects one that falls further
+    behind: the non-readers are disconnected, the reader gets every line, the server's
+    memory grows by a few MiB (not the 5 x 15 MB of lines queued for the non-readers), and
+    its log says so in a few lines."""
+    server, port = start_server(opt, "0", env={
+        "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
+
+    def join(receive_buffer=None):
+        s = socket.socket()
+        if receive_buffer:  # small: the server's queue for it fills soon
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        lines = s.makefile("rb")
+        check(lines.readline().startswith(b"* welcome"), "no welcome")
+        return s, lines
+
+    silent = [join(receive_buffer=4096)[0] for _ in range(5)]
+    reader, reader_lines = join()
+    sender, _ = join()
+    measured = memory_measurable(opt, "slow participants")
+    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    start = time.monotonic()
+    text = pattern(60_000 - 7, 8).encode()
+    for i in range(250):
+        line = b"%05d " % i + text + b"\n"
+        sender.sendall(line)
+        check(reader_lines.readline() == line, f"reading participant: line {i} missing")
+    print(f"slow participants: 250 lines of 60 KB sent and read in"
+          f" {time.monotonic() - start:.1f}s")
+    if measured:
+        check_memory_growth(opt, server, baseline, 5 * WRITE_QUEUE_LIMIT / 2**20 + 16,
+                            "5 participants not reading")
+    for i, s in enumerate(silent):
+        closed_by_server(s, f"participant {i} not reading", least=0, most=5)
+        s.close()
+    reader.close()
+    sender.close()
+    log = server.stderr_text()
+    print(f"server log:\n{log}")
+    check(len(log.splitlines()) <= 3, "server: floods its log with slow participants")
+    server.stop()
 
 
 def make_doc_root(path):
