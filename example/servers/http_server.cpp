@@ -20,6 +20,7 @@
 
 #include "accept_backoff.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
 #include <boost/beast/core.hpp>
 // Beast's Windows file body (http/impl/file_body_win32.hpp) leaves two offsets of a
@@ -54,6 +55,10 @@ using boost::system::error_code;
 
 // Sent in every response, so that a client can tell which build answered.
 std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on " + backend::name;
+
+// How long a read or a write may wait for the client before the server closes the
+// connection (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp).
+auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // ---- what to answer ----------------------------------------------------------------------
 
@@ -193,8 +198,6 @@ public:
     }
 
 private:
-    static constexpr std::chrono::seconds timeout{30};
-
     void read_request()
     {
         req_ = {}; // the parser needs a fresh message every time
@@ -225,11 +228,11 @@ private:
             });
     }
 
-    // A connection gets `timeout` for each read and each write. The timer's handler only
+    // A connection gets idle_timeout for each read and each write. The timer's handler only
     // holds a weak_ptr: a pending deadline must not keep a finished session alive.
     void arm_deadline()
     {
-        deadline_.expires_after(timeout);
+        deadline_.expires_after(idle_timeout);
         deadline_.async_wait([weak = weak_from_this()](error_code ec)
         {
             auto self = weak.lock();

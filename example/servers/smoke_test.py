@@ -17,6 +17,7 @@
 # host's. What differs under Wine is in class Wine.
 
 import argparse
+from http.client import HTTPConnection
 import os
 import queue
 import random
@@ -621,6 +622,17 @@ def http(opt):
     out_of_descriptors(opt, ["0", root, "1"],
                        lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
                                           "GET after running out of descriptors"))
+
+    def http_active(port):
+        """Asks for a file every 0.3 idle time-outs on one connection, for 2.5 of them."""
+        c = HTTPConnection("127.0.0.1", port, timeout=10)
+        for i in range(int(2.5 / 0.3) + 1):
+            c.request("GET", "/hello.txt")
+            r = c.getresponse()
+            check(r.status == 200 and r.read() == files["hello.txt"], f"request {i}: {r.status}")
+            time.sleep(0.3 * IDLE_TIMEOUT)
+        c.close()
+    idle_connections(opt, ["0", root], http_active, silent_connection)
 
 
 def outside_the_doc_root(opt, root, status):
