@@ -12,16 +12,20 @@
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
 //   ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
+//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server: connections served at once
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 /// The positive whole number the environment variable `variable` holds, or `fallback` where
 /// it is not set. A value that is not one is reported (`unit` says what it counts) and
@@ -86,6 +90,56 @@ private:
     clock::duration const interval_;
     clock::time_point last_;
     unsigned long left_out_ = 0;
+};
+
+/// How many connections a server serves at once. Each connection holds a `slot` for as
+/// long as it lives; past the limit there is no slot, and the server closes the new
+/// connection at once rather than let clients open descriptors (and buffers) without end.
+/// Thread-safe; slots may outlive the connection_limit (sessions destroyed by the
+/// io_context's destructor, after the listener that owned it).
+class connection_limit
+{
+    using counter = std::atomic<std::uint64_t>;
+
+public:
+    /// A place for one connection, given back when destroyed; empty (false) if refused.
+    class slot
+    {
+    public:
+        slot() = default;
+        slot(slot&&) = default; // leaves the moved-from slot empty
+        slot& operator=(slot&&) = delete;
+        ~slot()
+        {
+            if(open_)
+                --*open_;
+        }
+        explicit operator bool() const { return open_ != nullptr; }
+
+    private:
+        friend class connection_limit;
+        explicit slot(std::shared_ptr<counter> open) : open_(std::move(open)) {}
+        std::shared_ptr<counter> open_;
+    };
+
+    explicit connection_limit(std::uint64_t most) : most_(most) {}
+
+    std::uint64_t most() const { return most_; }
+
+    /// A slot if fewer than most() connections hold one, else an empty one.
+    slot try_take()
+    {
+        if(open_->fetch_add(1) >= most_)
+        {
+            --*open_;
+            return {};
+        }
+        return slot(open_);
+    }
+
+private:
+    std::uint64_t const most_;
+    std::shared_ptr<counter> open_ = std::make_shared<counter>(0);
 };
 
 #endif

@@ -617,8 +617,11 @@ def http(opt):
     check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
     check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
     outside_the_doc_root(opt, root, status)
+    bad_requests(server, port, files)
+    big_request_bodies(opt, server, port)
     server.stop()
 
+    connection_limit(opt, root, files)
     out_of_descriptors(opt, ["0", root, "1"],
                        lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
                                           "GET after running out of descriptors"))
@@ -633,6 +636,157 @@ def http(opt):
             time.sleep(0.3 * IDLE_TIMEOUT)
         c.close()
     idle_connections(opt, ["0", root], http_active, silent_connection)
+
+
+def raw_request(port, request, timeout=5):
+    """Sends the bytes `request` on a new connection and reads until the server closes it:
+    returns the status of the response (None if there was none) and the response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        try:
+            s.sendall(request)
+        except OSError:
+            pass  # closed before it took everything: what it answered is still to be read
+        response = b""
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                response += chunk
+        except socket.timeout:
+            raise Failure(f"request {request[:40]!r}...: connection still open after {timeout}s")
+        except OSError:
+            pass  # reset: whatever came before it counts
+    m = re.match(rb"HTTP/1\.[01] (\d{3}) ", response)
+    return (int(m.group(1)) if m else None), response
+
+
+def chunked(size, piece=65536):
+    """A chunked body of `size` bytes of 'a', without its last chunk."""
+    body = b""
+    while size > 0:
+        n = min(size, piece)
+        body += b"%x\r\n" % n + b"a" * n + b"\r\n"
+        size -= n
+    return body
+
+
+GET_CLOSE = b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+
+BAD_REQUESTS = [  # what, request (Connection: close, so that a server taking it closes), status
+    ("a malformed request line", b"HELLO\r\n\r\n", 400),
+    ("a malformed header", GET_CLOSE + b"no colon here\r\n\r\n", 400),
+    ("a bad Content-Length", GET_CLOSE + b"Content-Length: 12x\r\n\r\n", 400),
+    ("two Content-Lengths", GET_CLOSE + b"Content-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef", 400),
+    ("Content-Length and Transfer-Encoding", GET_CLOSE +
+     b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    ("Transfer-Encoding and Content-Length", GET_CLOSE +
+     b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", 400),
+    ("a bad chunk", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    ("64 KiB of headers", GET_CLOSE + b"X-Filler: " + b"a" * 65536 + b"\r\n\r\n", 431),
+    ("a 1 GB body announced", b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n", 413),
+    ("a GET with a 100 kB body", GET_CLOSE + b"Content-Length: 100000\r\n\r\n" + b"a" * 100000, 413),
+    ("a GET with a 100 kB chunked body", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\n" +
+     chunked(100000) + b"0\r\n\r\n", 413),
+]
+
+
+def bad_requests(server, port, files):
+    """Each request the server cannot take gets its status before the connection closes:
+    400 for a malformed one, 431 for headers over the limit, 413 for a body over the limit
+    (GET and HEAD need none), 400 for conflicting Content-Length and Transfer-Encoding. A
+    small body is read and the request served. Many bad requests leave a few log lines."""
+    for what, request, expected in BAD_REQUESTS:
+        status, response = raw_request(port, request)
+        check(status == expected, f"{what}: status {status}, not {expected}")
+    status, response = raw_request(port, GET_CLOSE + b"Content-Length: 100\r\n\r\n" + b"a" * 100)
+    check(status == 200 and response.endswith(files["hello.txt"]), f"a GET with a small body: {status}")
+    log_before = len(server.stderr_text().splitlines())
+    for i in range(200):
+        raw_request(port, BAD_REQUESTS[i % len(BAD_REQUESTS)][1])
+    log = server.stderr_text()
+    print(f"bad requests: statuses as expected; {len(log.splitlines())} line(s) logged:\n{log}")
+    check(len(log.splitlines()) - log_before <= 5, "server: floods its log with bad requests")
+
+
+def big_request_bodies(opt, server, port):
+    """100 connections each send a GET with 900 KiB of a chunked body (short of Beast's
+    default limit of 1 MiB, without the last chunk) and stay open: the server must answer
+    each 413 without taking the body in, its memory growing by a few MiB (a server that
+    buffered bodies would hold 90 MB)."""
+    measured = memory_measurable(opt, "big request bodies")
+    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    body = chunked(900 * 1024)
+    held = []
+    try:
+        for _ in range(100):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(s)
+            try:
+                s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                s.sendall(body)
+            except OSError:
+                pass  # the server may close once it has answered
+        time.sleep(0.2)
+        if measured:
+            check_memory_growth(opt, server, baseline, 16, "100 connections sending 900 KiB bodies")
+        for i, s in enumerate(held):
+            response = b""
+            try:
+                while not response.endswith(b"\n") or len(response) < 12:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    response += chunk
+            except socket.timeout:
+                raise Failure(f"big request body {i}: no response in 10s")
+            except OSError:
+                pass
+            check(response.startswith(b"HTTP/1.1 413 "), f"big request body {i}: {response[:40]!r}")
+    finally:
+        for s in held:
+            s.close()
+
+
+MAX_CONNECTIONS = 8  # for http_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+
+
+def connection_limit(opt, root, files):
+    """The server runs with a limit of MAX_CONNECTIONS: that many keep-alive connections
+    are served; one more is closed at once without an answer, while the others are still
+    served; once one of them closes, a new connection is served again. The refusals leave
+    a line or two in the log."""
+    server, port = start_server(opt, "0", root, "2",
+                                env={"ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)})
+    held = [HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(MAX_CONNECTIONS)]
+
+    def served(c, what):
+        c.request("GET", "/hello.txt")
+        r = c.getresponse()
+        check(r.status == 200 and r.read() == files["hello.txt"], f"{what}: {r.status}")
+
+    for i, c in enumerate(held):
+        served(c, f"connection {i + 1} of {MAX_CONNECTIONS}")
+    for i in range(3):
+        status, response = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
+        check(status is None and not response,
+              f"connection over the limit: answered {response[:40]!r}")
+    for i, c in enumerate(held):
+        served(c, f"connection {i + 1} after the refusals")
+    held.pop().close()
+    deadline = time.monotonic() + 3
+    while True:  # the server has to see the close first
+        status, _ = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    check(status == 200, "no connection served after one of the limit closed")
+    for c in held:
+        c.close()
+    log = server.stderr_text()
+    print(f"connection limit: {MAX_CONNECTIONS} served, more refused; log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    server.stop()
 
 
 def outside_the_doc_root(opt, root, status):
