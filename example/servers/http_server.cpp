@@ -16,7 +16,11 @@
 // and 8 KiB of body (beyond: 413; GET and HEAD need none), a request the parser rejects is
 // answered 400 before the connection closes, at most 512 connections are served at once
 // (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp; beyond, a new connection is closed
-// at once), and what clients cause is logged at most a line a second.
+// at once), and what clients cause is logged at most a line a second. A request must
+// arrive within 30 s, and each step of a response may wait 30 s for the client
+// (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
+// it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
+// and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
 //
 // Beast's own examples use beast::tcp_stream, which wraps Asio's socket type and so cannot
 // wrap ours. Beast's algorithms (http::async_read, async_write) only need an AsyncReadStream /
@@ -25,6 +29,7 @@
 //
 
 #include "accept_backoff.hpp"
+#include "http_ranges.hpp"
 #include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
@@ -65,9 +70,11 @@ using boost::system::error_code;
 // Sent in every response, so that a client can tell which build answered.
 std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on " + backend::name;
 
-// How long a read or a write may wait for the client before the server closes the
-// connection (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp).
-auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+// How long a request may take to arrive, and how long each step of a response may wait
+// for the client, before the server closes the connection (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT,
+// see timeouts.hpp).
+auto const idle_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // What one request may hold. The server serves files: a request needs a few headers and no
 // body, so both limits are small (Beast's default body limit, 1 MiB, is for servers that
@@ -84,7 +91,8 @@ constexpr std::chrono::seconds linger_time{2};
 
 // How many connections are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see
 // limits.hpp); beyond, a new connection is closed as soon as it is accepted.
-auto const max_connections = number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", 512, "connections");
+auto const max_connections =
+    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", 512, "connections");
 
 // Bad requests, refused connections and failed connections happen as often as clients make
 // them happen: they are logged at most a line a second.
@@ -108,12 +116,21 @@ beast::string_view mime_type(beast::string_view path)
     return "application/octet-stream";
 }
 
+// The fields of every response: which build answered, and that the Content-Type is what
+// it is: a browser must not guess that a text file, or the path a 404 echoes, is HTML and
+// run the script in it.
+void set_common_fields(http::response_header<>& res)
+{
+    res.set(http::field::server, server_name);
+    res.set("X-Content-Type-Options", "nosniff");
+}
+
 // A short text response for errors, to a request of HTTP `version` (11 for 1.1).
-http::message_generator text_response(http::status status, unsigned version, bool keep_alive,
-                                      std::string text)
+http::response<http::string_body> text_response(http::status status, unsigned version,
+                                                bool keep_alive, std::string text)
 {
     http::response<http::string_body> res{status, version};
-    res.set(http::field::server, server_name);
+    set_common_fields(res);
     res.set(http::field::content_type, "text/plain");
     res.keep_alive(keep_alive);
     if(status == http::status::method_not_allowed)
@@ -182,32 +199,53 @@ http::message_generator handle_request(std::string const& doc_root,
                              "Not found: " + std::string(target));
 
     error_code ec;
-    http::file_body::value_type body;
-    body.open(file.string().c_str(), beast::file_mode::scan, ec);
+    file_range_body::value_type body;
+    body.file.open(file.string().c_str(), beast::file_mode::scan, ec);
+    if(!ec)
+        body.size = body.file.size(ec);
     if(ec)
         return text_response(http::status::internal_server_error, req.version(), req.keep_alive(),
                              ec.message());
-    auto const size = body.size();
+    auto const size = std::to_string(body.size);
+
+    // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
+    // the range only if the file has not changed, which this server cannot tell (it sends
+    // no ETag or Last-Modified to compare): it gets the whole file.
+    auto const range = req.count(http::field::if_range)
+        ? byte_range{}
+        : parse_range(req[http::field::range], body.size);
+    if(range.kind == byte_range::unsatisfiable)
+    {
+        auto res = text_response(http::status::range_not_satisfiable, req.version(),
+                                 req.keep_alive(), "Range not satisfiable");
+        res.set(http::field::content_range, "bytes */" + size);
+        return res;
+    }
+
+    http::response<file_range_body> res{
+        std::piecewise_construct,
+        std::make_tuple(std::move(body)),
+        std::make_tuple(http::status::ok, req.version())};
+    set_common_fields(res);
+    res.set(http::field::content_type, mime_type(path));
+    res.set(http::field::accept_ranges, "bytes");
+    if(range.kind == byte_range::part)
+    {
+        res.result(http::status::partial_content);
+        res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
+                                                std::to_string(range.last) + "/" + size);
+        res.body().offset = range.first;
+        res.body().size = range.last - range.first + 1;
+    }
+    res.content_length(res.body().size);
+    res.keep_alive(req.keep_alive());
 
     // HEAD: the headers GET would send, without the body.
     if(req.method() == http::verb::head)
     {
-        http::response<http::empty_body> res{http::status::ok, req.version()};
-        res.set(http::field::server, server_name);
-        res.set(http::field::content_type, mime_type(path));
-        res.content_length(size);
-        res.keep_alive(req.keep_alive());
-        return res;
+        http::response<http::empty_body> head{std::move(res.base())};
+        return head;
     }
-
-    http::response<http::file_body> res{
-        std::piecewise_construct,
-        std::make_tuple(std::move(body)),
-        std::make_tuple(http::status::ok, req.version())};
-    res.set(http::field::server, server_name);
-    res.set(http::field::content_type, mime_type(path));
-    res.content_length(size);
-    res.keep_alive(req.keep_alive());
     return res;
 }
 
@@ -280,26 +318,48 @@ private:
         client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
                          socket_.remote_endpoint(ignored).address().to_string() + ": " +
                          ec.message());
-        write_response(text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
+        write_response(
+            text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
     }
 
     void write_response(http::message_generator response)
     {
-        bool const keep_alive = response.keep_alive();
+        response_.emplace(std::move(response));
+        write_some();
+    }
+
+    // A response goes out one write_some at a time, and each gets its own deadline: a
+    // client that keeps reading, however slowly, gets the whole of a large file, and one
+    // that stops reading for idle_timeout is closed. (beast::async_write does the same
+    // loop over the message_generator, but gives no way to move the deadline between the
+    // steps: one deadline for the whole would cut off slow downloads.)
+    void write_some()
+    {
+        // The headers, then the body a piece at a time (a file: read as it goes).
+        error_code prepare_ec;
+        auto const buffers = response_->prepare(prepare_ec);
+        if(prepare_ec)
+            return report(prepare_ec, "write"); // e.g. the file could not be read
         arm_deadline();
-        beast::async_write(socket_, std::move(response),
-            [self = shared_from_this(), keep_alive](error_code ec, std::size_t)
+        socket_.async_write_some(buffers,
+            [self = shared_from_this()](error_code ec, std::size_t n)
             {
                 if(ec)
                     return report(ec, "write");
+                self->response_->consume(n);
+                if(!self->response_->is_done())
+                    return self->write_some();
+                bool const keep_alive = self->response_->keep_alive();
+                self->response_.reset();
                 if(!keep_alive)
                     return self->close(); // "Connection: close" (or HTTP/1.0)
                 self->read_request();
             });
     }
 
-    // A connection gets idle_timeout for each read and each write. The timer's handler only
-    // holds a weak_ptr: a pending deadline must not keep a finished session alive.
+    // The deadline of a request (all of it) or of a step of a response; linger_time for
+    // close(). The timer's handler only holds a weak_ptr: a pending deadline must not keep
+    // a finished session alive.
     void arm_deadline(std::chrono::steady_clock::duration limit = idle_timeout)
     {
         deadline_.expires_after(limit);
@@ -355,6 +415,7 @@ private:
     net::steady_timer deadline_;
     beast::flat_buffer buffer_{read_buffer_limit};
     std::optional<http::request_parser<http::string_body>> parser_;
+    std::optional<http::message_generator> response_; // the one being written
     std::shared_ptr<std::string const> doc_root_;
     connection_limit::slot slot_;
 };
@@ -387,7 +448,8 @@ private:
                 if(!ec)
                 {
                     if(auto slot = connections_.try_take())
-                        std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot))->run();
+                        std::make_shared<http_session>(std::move(socket), doc_root_,
+                                                       std::move(slot))->run();
                     else // closed as `socket` goes out of scope
                         client_log.write("http: " + std::to_string(connections_.most()) +
                                          " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS),"

@@ -617,11 +617,13 @@ def http(opt):
     check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
     check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
     outside_the_doc_root(opt, root, status)
+    byte_ranges(port, files)
     bad_requests(server, port, files)
     big_request_bodies(opt, server, port)
     server.stop()
 
     connection_limit(opt, root, files)
+    slow_download(opt, root, files)
     out_of_descriptors(opt, ["0", root, "1"],
                        lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
                                           "GET after running out of descriptors"))
@@ -636,6 +638,67 @@ def http(opt):
             time.sleep(0.3 * IDLE_TIMEOUT)
         c.close()
     idle_connections(opt, ["0", root], http_active, silent_connection)
+
+
+def get(port, path, headers={}, method="GET"):
+    """One request on a new connection (Python's http.client): the response, body read."""
+    c = HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        c.request(method, path, headers=headers)
+        r = c.getresponse()
+        r.body = r.read()
+        return r
+    finally:
+        c.close()
+
+
+def check_nosniff(headers, what):
+    """Every response says X-Content-Type-Options: nosniff: a browser must not take a text
+    file (or the path echoed in a 404) for HTML and run it."""
+    check(re.search(rb"(?im)^x-content-type-options: *nosniff\r?$", headers),
+          f"{what}: no X-Content-Type-Options: nosniff")
+
+
+def byte_ranges(port, files):
+    """Range requests: one byte range is answered 206 with Content-Range and those bytes
+    (first-last, first-, -suffix; a last beyond the end is the end); a range that starts
+    beyond the end is 416 with Content-Range: bytes */size; several ranges, a header that
+    is not a valid range, or one with If-Range (the server has no validators to compare) are
+    ignored (200, the whole file); HEAD gives the 206's headers."""
+    data = files["medium.bin"]
+    n = len(data)
+    for spec, first, last in (("0-99", 0, 99), ("299990-", n - 10, n - 1), ("-500", n - 500, n - 1),
+                              ("100-99999999", 100, n - 1), ("-999999", 0, n - 1), ("7-7", 7, 7)):
+        r = get(port, "/medium.bin", {"Range": f"bytes={spec}"})
+        what = f"Range: bytes={spec}"
+        check(r.status == 206, f"{what}: status {r.status}, not 206")
+        check(r.getheader("Content-Range") == f"bytes {first}-{last}/{n}",
+              f"{what}: Content-Range {r.getheader('Content-Range')!r}")
+        check(r.body == data[first:last + 1], f"{what}: {len(r.body)} bytes, not bytes {first}-{last}")
+        check_nosniff(bytes(r.headers), what)
+    for spec, path in (("300000-", "/medium.bin"), ("400000-400100", "/medium.bin"), ("-0", "/medium.bin"),
+                       ("0-", "/empty.txt")):
+        r = get(port, path, {"Range": f"bytes={spec}"})
+        size = len(files[path[1:]])
+        what = f"{path} Range: bytes={spec}"
+        check(r.status == 416, f"{what}: status {r.status}, not 416")
+        check(r.getheader("Content-Range") == f"bytes */{size}",
+              f"{what}: Content-Range {r.getheader('Content-Range')!r}")
+    for header in ("bytes=0-1,5-6", "bytes=abc", "bytes=5-2", "lines=1-2"):
+        r = get(port, "/medium.bin", {"Range": header})
+        check(r.status == 200 and r.body == data, f"Range: {header}: {r.status}, not the whole file")
+        check(r.getheader("Accept-Ranges") == "bytes", "no Accept-Ranges: bytes")
+    r = get(port, "/medium.bin", {"Range": "bytes=0-99", "If-Range": '"an-etag"'})
+    check(r.status == 200 and r.body == data, f"Range with If-Range: {r.status}, not the whole file")
+    r = get(port, "/medium.bin", {"Range": "bytes=10-19"}, method="HEAD")
+    check(r.status == 206 and r.getheader("Content-Length") == "10" and not r.body
+          and r.getheader("Content-Range") == f"bytes 10-19/{n}", f"HEAD with Range: {r.status}")
+    r = get(port, "/hello.txt")
+    check_nosniff(bytes(r.headers), "200 response")
+    r = get(port, "/<script>alert(1)</script>.html")
+    check(r.status == 404, f"missing file: {r.status}")
+    check_nosniff(bytes(r.headers), "404 response")
+    print("byte ranges: 206, 416 and ignored ranges as expected; nosniff on every response")
 
 
 def raw_request(port, request, timeout=5):
@@ -699,6 +762,7 @@ def bad_requests(server, port, files):
     for what, request, expected in BAD_REQUESTS:
         status, response = raw_request(port, request)
         check(status == expected, f"{what}: status {status}, not {expected}")
+        check_nosniff(response, what)
     status, response = raw_request(port, GET_CLOSE + b"Content-Length: 100\r\n\r\n" + b"a" * 100)
     check(status == 200 and response.endswith(files["hello.txt"]), f"a GET with a small body: {status}")
     log_before = len(server.stderr_text().splitlines())
@@ -787,6 +851,61 @@ def connection_limit(opt, root, files):
     print(f"connection limit: {MAX_CONNECTIONS} served, more refused; log:\n{log}")
     check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
     server.stop()
+
+
+def slow_download(opt, root, files):
+    """With a time-out of IDLE_TIMEOUT, a client that reads a large file steadily but
+    slowly (2.5 time-outs in all) gets all of it: the time-out is for each step of the
+    response, not for the whole. One that stops reading is still closed. The file is four
+    times the most a socket's send buffer takes (4 MiB by Linux's default tcp_wmem), so
+    that the server really waits for the client."""
+    try:
+        with open("/proc/sys/net/ipv4/tcp_wmem") as f:
+            send_buffer = int(f.read().split()[2])
+    except (OSError, ValueError, IndexError):
+        send_buffer = 4 << 20
+    data = random.Random(9).randbytes(max(16 << 20, 4 * send_buffer))
+    with open(os.path.join(root, "huge.bin"), "wb") as f:
+        f.write(data)
+    server, port = start_server(opt, "0", root, env={"ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
+
+    def request():
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /huge.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return s
+
+    rate = len(data) / (2.5 * IDLE_TIMEOUT)  # bytes a second
+    with request() as s:
+        received = bytearray()
+        start = time.monotonic()
+        try:
+            while chunk := s.recv(65536):
+                received += chunk
+                ahead = len(received) / rate - (time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)
+        except OSError as e:
+            raise Failure(f"slow download: {e} after {len(received)} bytes")
+        elapsed = time.monotonic() - start
+    print(f"slow download: {len(received)} bytes in {elapsed:.1f}s")
+    check(received.endswith(data), f"slow download: cut off after {len(received)} bytes,"
+                                   f" {elapsed:.1f}s (time-out {IDLE_TIMEOUT}s)")
+    with request() as s:
+        time.sleep(2 * IDLE_TIMEOUT)
+        received = 0
+        try:
+            while chunk := s.recv(65536):
+                received += len(chunk)
+        except OSError:
+            pass
+        check(received < len(data), "stalled download: not closed by the server")
+        print(f"stalled download: closed by the server after {received} bytes")
+    check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
+    server.stop()
+    os.remove(os.path.join(root, "huge.bin"))
 
 
 def outside_the_doc_root(opt, root, status):
