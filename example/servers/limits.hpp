@@ -13,6 +13,7 @@
 //
 //   ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
 //   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server: connections served at once
+//   ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP

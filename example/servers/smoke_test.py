@@ -1009,7 +1009,91 @@ def curl_multi(opt):
         with open(os.path.join(out_dir, os.path.basename(name)), "rb") as f:
             check(f.read() == data, f"/{name}: downloaded content differs")
     check(results.get(missing, ("",))[0] == "404", "missing file not reported as 404")
+    download_limit(opt, port, files, out_dir)
     server.stop()
+
+
+DOWNLOAD_LIMIT = 1 << 20  # bytes, for curl_multi_client's ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD
+ENDLESS_MOST = 64 << 20  # what the endless body sends before it stalls (the disk of a test)
+
+
+def endless_body_server():
+    """A Python HTTP server on a thread that answers every request 200 with a chunked body
+    that never ends: ENDLESS_MOST bytes of chunks as fast as the client takes them, then
+    nothing, the connection held open, until stop() (the function it returns)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stopping = threading.Event()
+
+    def feed(conn):
+        with conn:
+            conn.settimeout(2)
+            request = b""
+            try:
+                while b"\r\n\r\n" not in request:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        return
+                    request += chunk
+                conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                piece = b"%x\r\n" % 65536 + b"z" * 65536 + b"\r\n"
+                for _ in range(ENDLESS_MOST // 65536):
+                    if stopping.is_set():
+                        return
+                    conn.sendall(piece)
+                stopping.wait()  # never the last chunk
+            except OSError:
+                pass  # the client has gone
+
+    def serve():
+        while not stopping.is_set():
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=feed, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+
+    def stop():
+        stopping.set()
+        listener.close()
+    return listener.getsockname()[1], stop
+
+
+def download_limit(opt, port, files, out_dir):
+    """With ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD at 1 MiB, the client downloads a body that
+    never ends (a Python server's), a 3 MiB file and a 300 kB one: it must stop the first
+    at the limit and refuse the second, each with an error that names the limit, save the
+    third, and exit within seconds, having written no more than the limit, with its memory
+    bounded (the body goes to disk, so memory was never the risk: time and disk were)."""
+    import resource
+    endless_port, stop = endless_body_server()
+    try:
+        endless = f"http://127.0.0.1:{endless_port}/endless.bin"
+        large = f"http://127.0.0.1:{port}/large.bin"
+        medium = f"http://127.0.0.1:{port}/medium.bin"
+        start = time.monotonic()
+        r = run([opt.bin["client"], out_dir, endless, large, medium], timeout=15, launch=opt.launch,
+                env={"ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD": str(DOWNLOAD_LIMIT)})
+        elapsed = time.monotonic() - start
+    finally:
+        stop()
+    out = r.stdout.decode()
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # of any child so far
+    print(out, r.stderr.decode(), f"download limit: exit code {r.returncode} after {elapsed:.1f}s,"
+          f" peak resident memory of any client so far {peak:.0f} MiB", sep="")
+    check(r.returncode != 0, "client: exit code 0 despite downloads over the limit")
+    for url in (endless, large):
+        check(re.search(rf"^failed {re.escape(url)}: larger than the download limit of"
+                        rf" {DOWNLOAD_LIMIT} bytes", out, re.M), f"{url}: not stopped at the limit")
+    check(f"200 {medium} {len(files['medium.bin'])}\n" in out, f"{medium}: not downloaded")
+    saved = os.path.getsize(os.path.join(out_dir, "endless.bin"))
+    check(saved <= DOWNLOAD_LIMIT, f"endless body: {saved} bytes saved, over the limit")
+    check(elapsed < 5, f"client: took {elapsed:.1f}s to stop at the limit")
+    check(peak < 256, f"client: {peak:.0f} MiB resident")
 
 
 SCENARIOS = {f.__name__: f for f in (tcp_echo, udp_echo, chat, http, tls, curl_multi)}
