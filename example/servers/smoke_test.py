@@ -667,23 +667,22 @@ def byte_ranges(port, files):
     ignored (200, the whole file); HEAD gives the 206's headers."""
     data = files["medium.bin"]
     n = len(data)
+
+    def check_range(path, spec, status, content_range, body=None):
+        r = get(port, path, {"Range": f"bytes={spec}"})
+        what = f"{path} Range: bytes={spec}"
+        check(r.status == status, f"{what}: status {r.status}, not {status}")
+        check(r.getheader("Content-Range") == content_range,
+              f"{what}: Content-Range {r.getheader('Content-Range')!r}, not {content_range!r}")
+        check(body is None or r.body == body, f"{what}: {len(r.body)} bytes, not the range's")
+        check_nosniff(bytes(r.headers), what)
+
     for spec, first, last in (("0-99", 0, 99), ("299990-", n - 10, n - 1), ("-500", n - 500, n - 1),
                               ("100-99999999", 100, n - 1), ("-999999", 0, n - 1), ("7-7", 7, 7)):
-        r = get(port, "/medium.bin", {"Range": f"bytes={spec}"})
-        what = f"Range: bytes={spec}"
-        check(r.status == 206, f"{what}: status {r.status}, not 206")
-        check(r.getheader("Content-Range") == f"bytes {first}-{last}/{n}",
-              f"{what}: Content-Range {r.getheader('Content-Range')!r}")
-        check(r.body == data[first:last + 1], f"{what}: {len(r.body)} bytes, not bytes {first}-{last}")
-        check_nosniff(bytes(r.headers), what)
-    for spec, path in (("300000-", "/medium.bin"), ("400000-400100", "/medium.bin"), ("-0", "/medium.bin"),
-                       ("0-", "/empty.txt")):
-        r = get(port, path, {"Range": f"bytes={spec}"})
-        size = len(files[path[1:]])
-        what = f"{path} Range: bytes={spec}"
-        check(r.status == 416, f"{what}: status {r.status}, not 416")
-        check(r.getheader("Content-Range") == f"bytes */{size}",
-              f"{what}: Content-Range {r.getheader('Content-Range')!r}")
+        check_range("/medium.bin", spec, 206, f"bytes {first}-{last}/{n}", data[first:last + 1])
+    for path, spec in (("/medium.bin", "300000-"), ("/medium.bin", "400000-400100"),
+                       ("/medium.bin", "-0"), ("/empty.txt", "0-")):
+        check_range(path, spec, 416, f"bytes */{len(files[path[1:]])}")
     for header in ("bytes=0-1,5-6", "bytes=abc", "bytes=5-2", "lines=1-2"):
         r = get(port, "/medium.bin", {"Range": header})
         check(r.status == 200 and r.body == data, f"Range: {header}: {r.status}, not the whole file")
@@ -701,6 +700,21 @@ def byte_ranges(port, files):
     print("byte ranges: 206, 416 and ignored ranges as expected; nosniff on every response")
 
 
+def read_until_closed(s, what, timeout):
+    """Reads from `s` until the server closes the connection or resets it: what it sent
+    before. A connection still open after `timeout` seconds is a failure."""
+    s.settimeout(timeout)
+    data = b""
+    try:
+        while chunk := s.recv(65536):
+            data += chunk
+    except socket.timeout:
+        raise Failure(f"{what}: connection still open after {timeout}s")
+    except OSError:
+        pass  # reset: whatever came before it counts
+    return data
+
+
 def raw_request(port, request, timeout=5):
     """Sends the bytes `request` on a new connection and reads until the server closes it:
     returns the status of the response (None if there was none) and the response."""
@@ -709,17 +723,7 @@ def raw_request(port, request, timeout=5):
             s.sendall(request)
         except OSError:
             pass  # closed before it took everything: what it answered is still to be read
-        response = b""
-        try:
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                response += chunk
-        except socket.timeout:
-            raise Failure(f"request {request[:40]!r}...: connection still open after {timeout}s")
-        except OSError:
-            pass  # reset: whatever came before it counts
+        response = read_until_closed(s, f"request {request[:40]!r}...", timeout)
     m = re.match(rb"HTTP/1\.[01] (\d{3}) ", response)
     return (int(m.group(1)) if m else None), response
 
@@ -795,17 +799,7 @@ def big_request_bodies(opt, server, port):
         if measured:
             check_memory_growth(opt, server, baseline, 16, "100 connections sending 900 KiB bodies")
         for i, s in enumerate(held):
-            response = b""
-            try:
-                while not response.endswith(b"\n") or len(response) < 12:
-                    chunk = s.recv(4096)
-                    if not chunk:
-                        break
-                    response += chunk
-            except socket.timeout:
-                raise Failure(f"big request body {i}: no response in 10s")
-            except OSError:
-                pass
+            response = read_until_closed(s, f"big request body {i}", 10)
             check(response.startswith(b"HTTP/1.1 413 "), f"big request body {i}: {response[:40]!r}")
     finally:
         for s in held:
@@ -895,12 +889,7 @@ def slow_download(opt, root, files):
                                    f" {elapsed:.1f}s (time-out {IDLE_TIMEOUT}s)")
     with request() as s:
         time.sleep(2 * IDLE_TIMEOUT)
-        received = 0
-        try:
-            while chunk := s.recv(65536):
-                received += len(chunk)
-        except OSError:
-            pass
+        received = len(read_until_closed(s, "stalled download", 10))
         check(received < len(data), "stalled download: not closed by the server")
         print(f"stalled download: closed by the server after {received} bytes")
     check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
@@ -1036,7 +1025,7 @@ def endless_body_server():
                         return
                     request += chunk
                 conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
-                piece = b"%x\r\n" % 65536 + b"z" * 65536 + b"\r\n"
+                piece = chunked(65536)
                 for _ in range(ENDLESS_MOST // 65536):
                     if stopping.is_set():
                         return
