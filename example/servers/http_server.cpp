@@ -345,7 +345,7 @@ private:
             [self = shared_from_this()](error_code ec, std::size_t n)
             {
                 if(ec)
-                    return report(ec, "write");
+                    return self->report(ec, "write");
                 self->response_->consume(n);
                 if(!self->response_->is_done())
                     return self->write_some();
@@ -401,10 +401,13 @@ private:
             });
     }
 
-    static void report(error_code ec, char const* what)
+    void report(error_code ec, char const* what) const
     {
-        // Clients vanishing and our own time-outs are part of normal life: stay quiet.
-        if(ec == net::error::operation_aborted || ec == net::error::eof ||
+        // Clients vanishing and our own time-outs are part of normal life: stay quiet. Once
+        // the deadline has closed the socket, what the pending operation reports is our own
+        // doing: operation_aborted as a rule, "invalid handle" for a write of stock Asio's
+        // under Wine.
+        if(!socket_.is_open() || ec == net::error::operation_aborted || ec == net::error::eof ||
            ec == net::error::connection_reset || ec == net::error::broken_pipe ||
            ec == http::error::end_of_stream || ec == http::error::partial_message)
             return;

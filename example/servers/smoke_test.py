@@ -250,7 +250,7 @@ def memory_env(opt):
                                                    "quarantine_size_mb=1"]))}
 
 
-def check_memory_growth(opt, server, baseline, most, what):
+def check_memory_growth(server, baseline, most, what):
     """The server's peak resident memory (VmHWM) exceeds `baseline` (VmRSS read earlier)
     by at most `most` MiB."""
     peak = resident_mib(server.proc.pid, "VmHWM")
@@ -260,13 +260,20 @@ def check_memory_growth(opt, server, baseline, most, what):
           f"server: resident memory grew by {peak - baseline:.0f} MiB with {what}")
 
 
-def memory_measurable(opt, what):
-    """Whether this run can read the server's memory; prints why not where it cannot."""
-    if opt.launch is not NATIVE:
-        print(f"{what}: memory check skipped under Wine (the Windows program's memory is"
-              " not that of a process of ours in /proc)")
-        return False
-    return True
+def memory_measurable(opt, server, what):
+    """Whether /proc shows the server's own memory; prints why not where it does not.
+    Under Wine the process started is Wine's loader, which goes on to run the Windows
+    program itself (its argv[0] becomes the program's): a Wine that ran it in another
+    process would leave nothing of the program's to measure."""
+    if opt.launch is NATIVE:
+        return True
+    with open(f"/proc/{server.proc.pid}/cmdline", "rb") as f:
+        argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+    if argv0.replace("\\", "/").endswith(os.path.basename(opt.bin["server"])):
+        return True
+    print(f"{what}: memory check skipped: under Wine, process {server.proc.pid} runs"
+          f" {argv0!r}, not the server")
+    return False
 
 
 DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
@@ -525,7 +532,7 @@ def slow_participants(opt):
     silent = [join(receive_buffer=4096)[0] for _ in range(5)]
     reader, reader_lines = join()
     sender, _ = join()
-    measured = memory_measurable(opt, "slow participants")
+    measured = memory_measurable(opt, server, "slow participants")
     baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
     start = time.monotonic()
     text = pattern(60_000 - 7, 8).encode()
@@ -536,7 +543,7 @@ def slow_participants(opt):
     print(f"slow participants: 250 lines of 60 KB sent and read in"
           f" {time.monotonic() - start:.1f}s")
     if measured:
-        check_memory_growth(opt, server, baseline, 5 * WRITE_QUEUE_LIMIT / 2**20 + 16,
+        check_memory_growth(server, baseline, 5 * WRITE_QUEUE_LIMIT / 2**20 + 16,
                             "5 participants not reading")
     for i, s in enumerate(silent):
         closed_by_server(s, f"participant {i} not reading", least=0, most=5)
@@ -782,7 +789,7 @@ def big_request_bodies(opt, server, port):
     default limit of 1 MiB, without the last chunk) and stay open: the server must answer
     each 413 without taking the body in, its memory growing by a few MiB (a server that
     buffered bodies would hold 90 MB)."""
-    measured = memory_measurable(opt, "big request bodies")
+    measured = memory_measurable(opt, server, "big request bodies")
     baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
     body = chunked(900 * 1024)
     held = []
@@ -797,7 +804,7 @@ def big_request_bodies(opt, server, port):
                 pass  # the server may close once it has answered
         time.sleep(0.2)
         if measured:
-            check_memory_growth(opt, server, baseline, 16, "100 connections sending 900 KiB bodies")
+            check_memory_growth(server, baseline, 16, "100 connections sending 900 KiB bodies")
         for i, s in enumerate(held):
             response = read_until_closed(s, f"big request body {i}", 10)
             check(response.startswith(b"HTTP/1.1 413 "), f"big request body {i}: {response[:40]!r}")
