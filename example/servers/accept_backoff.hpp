@@ -45,15 +45,16 @@
 #include <boost/asio/use_awaitable.hpp>
 #endif
 
+#include "limits.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <string>
 
 class accept_backoff
 {
 public:
-    using clock = std::chrono::steady_clock;
-
     static constexpr std::chrono::milliseconds first_pause{10};
     static constexpr std::chrono::milliseconds longest_pause{1000};
     static constexpr std::chrono::seconds log_interval{1};
@@ -63,7 +64,6 @@ public:
     accept_backoff(Executor const& ex, char const* name)
         : timer_(ex)
         , name_(name)
-        , last_log_(clock::now() - log_interval) // the first failure is logged
     {
     }
 
@@ -121,7 +121,7 @@ private:
             if(pause_ != first_pause) // recovered from running out: worth a line (once)
                 std::cerr << name_ << ": accepting again after " << failures_
                           << " failure(s)\n";
-            failures_ = suppressed_ = 0;
+            failures_ = 0;
             pause_ = first_pause;
             return std::chrono::milliseconds::zero();
         }
@@ -130,20 +130,10 @@ private:
 
         ++failures_;
         bool const exhausted = out_of_resources(ec);
-        auto const now = clock::now();
-        if(now - last_log_ >= log_interval)
-        {
-            std::cerr << name_ << ": " << ec.message();
-            if(exhausted)
-                std::cerr << " (pausing " << pause_.count() << " ms)";
-            if(suppressed_ > 0)
-                std::cerr << " [" << suppressed_ << " more failure(s) not logged]";
-            std::cerr << "\n";
-            last_log_ = now;
-            suppressed_ = 0;
-        }
-        else
-            ++suppressed_;
+        std::string line = name_ + (": " + ec.message());
+        if(exhausted)
+            line += " (pausing " + std::to_string(pause_.count()) + " ms)";
+        log_.write(line);
 
         if(!exhausted)
             return std::chrono::milliseconds::zero(); // concerned one connection only: accept the next at once
@@ -153,11 +143,10 @@ private:
     }
 
     boost::asio::steady_timer timer_;
-    char const* name_;
+    std::string name_;
     std::chrono::milliseconds pause_ = first_pause;
-    clock::time_point last_log_;
-    unsigned long failures_ = 0;   // since the last success
-    unsigned long suppressed_ = 0; // since the last line logged
+    rate_limited_log log_{log_interval}; // see limits.hpp
+    unsigned long failures_ = 0; // since the last success
 };
 
 #endif

@@ -9,14 +9,18 @@
 // The protocol is plain text, one message per line ('\n'). A client that joins first
 // receives a line starting with "* welcome"; from then on it gets everybody else's lines.
 // Port 0 picks a free port, printed as "listening on port N". A client that sends no line
-// for 5 minutes (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
+// for 5 minutes (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected, and
+// so is one that falls more than 1 MiB of lines behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT,
+// see limits.hpp).
 //
 
 #include "accept_backoff.hpp"
+#include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <iostream>
@@ -30,6 +34,15 @@ using boost::system::error_code;
 
 // How long a client may stay silent (listening only) before the server drops it.
 auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::minutes(5));
+
+// How many bytes of lines may wait for one client. A client that does not read (or reads
+// slower than the room talks) would make the server queue every line for it, without end:
+// past this, the server disconnects it, as chat servers do with a slow consumer.
+auto const write_queue_limit =
+    number_from_env("ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
+
+// Slow clients are disconnected as often as clients make it happen: at most a line a second.
+rate_limited_log disconnect_log;
 
 // Whoever can be sent a message. The room does not care that it is a socket.
 class participant
@@ -84,8 +97,22 @@ public:
     // async_write at a time per socket, or the bytes of two lines could interleave.
     void deliver(std::string const& line) override
     {
+        if(!socket_.is_open())
+            return; // disconnected, the handlers have yet to run
+        if(queued_ + line.size() > write_queue_limit)
+        {
+            disconnect_log.write("chat: disconnected a participant " + std::to_string(queued_) +
+                                 " bytes behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT " +
+                                 std::to_string(write_queue_limit) + ")");
+            // Not leave(): the room is iterating over its participants. Closing ends our
+            // pending read and write with operation_aborted, and their handlers leave.
+            error_code ec;
+            socket_.close(ec);
+            return;
+        }
         bool const idle = outbox_.empty();
         outbox_.push_back(line);
+        queued_ += line.size();
         if(idle)
             write_front();
     }
@@ -113,6 +140,7 @@ private:
             {
                 if(ec)
                     return self->leave();
+                self->queued_ -= self->outbox_.front().size();
                 self->outbox_.pop_front();
                 if(!self->outbox_.empty())
                     self->write_front();
@@ -147,6 +175,7 @@ private:
     chat_room& room_;
     std::string inbox_;
     std::deque<std::string> outbox_;
+    std::uint64_t queued_ = 0; // bytes in outbox_
 };
 
 class server

@@ -7,8 +7,11 @@
 //   curl_multi_client <output-dir> <url>...
 //
 // Each URL is saved as <output-dir>/<last path segment> and reported on stdout as
-// "<status> <url> <bytes>". The exit status is non-zero if any transfer failed at the
-// transport level (an HTTP error status is a completed transfer).
+// "<status> <url> <bytes>", or "failed <url>: <reason>". The exit status is non-zero if any
+// transfer failed at the transport level (an HTTP error status is a completed transfer).
+// A download may have 1 GiB at most (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD, in bytes, see
+// limits.hpp): a server that sends more, or a body that never ends, fails that transfer
+// as soon as it passes the limit, rather than fill the disk.
 //
 // libcurl does the protocol; we do the waiting. The division of labour:
 //   CURLOPT_OPENSOCKETFUNCTION   libcurl asks us for a socket: we open a tcp::socket and
@@ -21,15 +24,18 @@
 // finished transfers with curl_multi_info_read.
 //
 
+#include "limits.hpp"
 #include "net.hpp"
 
 #include <curl/curl.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,13 +45,18 @@ namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
 
+// The most one download may have, in bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD).
+auto const max_download =
+    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD", std::uint64_t(1) << 30, "bytes");
+
 // One download.
 struct transfer
 {
     std::string url;
     std::string path;
     std::ofstream out;
-    std::size_t bytes = 0;
+    std::uint64_t bytes = 0;
+    bool too_large = false; // stopped at max_download
     CURL* easy = nullptr;
     curl_slist* resolve = nullptr; // host names we resolved for libcurl (see resolve_for_curl)
 };
@@ -109,6 +120,10 @@ public:
         curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &downloader::on_close_socket);
         curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
         curl_easy_setopt(easy, CURLOPT_TIMEOUT, 30L); // no download may hang the program
+        // A Content-Length over the limit fails the transfer before its body; a body
+        // without one (chunked, or until the server closes) is stopped by on_data.
+        curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(
+            std::min<std::uint64_t>(max_download, std::numeric_limits<curl_off_t>::max())));
         curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
         resolve_for_curl(*t);
         curl_multi_add_handle(multi_, easy);
@@ -233,9 +248,15 @@ private:
     static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user)
     {
         auto& t = *static_cast<transfer*>(user);
-        t.out.write(data, static_cast<std::streamsize>(size * count));
-        t.bytes += size * count;
-        return t.out ? size * count : 0; // a short count makes libcurl abort the transfer
+        std::size_t const n = size * count;
+        if(n > max_download - t.bytes)
+        {
+            t.too_large = true;
+            return 0; // a short count makes libcurl abort the transfer
+        }
+        t.out.write(data, static_cast<std::streamsize>(n));
+        t.bytes += n;
+        return t.out ? n : 0;
     }
 
     // ---- waiting for readiness on our sockets --------------------------------------------
@@ -298,8 +319,12 @@ private:
             }
             else
             {
-                std::cout << "failed " << t->url << ": "
-                          << curl_easy_strerror(msg->data.result) << std::endl;
+                std::cout << "failed " << t->url << ": ";
+                if(t->too_large || msg->data.result == CURLE_FILESIZE_EXCEEDED)
+                    std::cout << "larger than the download limit of " << max_download
+                              << " bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD)" << std::endl;
+                else
+                    std::cout << curl_easy_strerror(msg->data.result) << std::endl;
                 ++failures_;
             }
             remove(*t);

@@ -12,6 +12,16 @@
 // doc_root; files and directories whose names start with '.' (".git", ".env") are never
 // served. Port 0 picks a free port, printed as "listening on port N".
 //
+// What one client can cost is bounded: a request may have 8 KiB of headers (beyond: 431)
+// and 8 KiB of body (beyond: 413; GET and HEAD need none), a request the parser rejects is
+// answered 400 before the connection closes, at most 512 connections are served at once
+// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp; beyond, a new connection is closed
+// at once), and what clients cause is logged at most a line a second. A request must
+// arrive within 30 s, and each step of a response may wait 30 s for the client
+// (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
+// it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
+// and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
+//
 // Beast's own examples use beast::tcp_stream, which wraps Asio's socket type and so cannot
 // wrap ours. Beast's algorithms (http::async_read, async_write) only need an AsyncReadStream /
 // AsyncWriteStream, so this server uses the socket directly and a steady_timer per session
@@ -19,7 +29,10 @@
 //
 
 #include "accept_backoff.hpp"
+#include "http_ranges.hpp"
+#include "limits.hpp"
 #include "net.hpp"
+#include "timeouts.hpp"
 
 #include <boost/beast/core.hpp>
 // Beast's Windows file body (http/impl/file_body_win32.hpp) leaves two offsets of a
@@ -38,10 +51,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,6 +69,34 @@ using boost::system::error_code;
 
 // Sent in every response, so that a client can tell which build answered.
 std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on " + backend::name;
+
+// How long a request may take to arrive, and how long each step of a response may wait
+// for the client, before the server closes the connection (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT,
+// see timeouts.hpp).
+auto const idle_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+
+// What one request may hold. The server serves files: a request needs a few headers and no
+// body, so both limits are small (Beast's default body limit, 1 MiB, is for servers that
+// take uploads), and no request holds more of the server's memory than this.
+constexpr std::uint32_t header_limit = 8 * 1024; // beyond: 431
+constexpr std::uint64_t body_limit = 8 * 1024;   // beyond: 413
+// The read buffer holds the headers while they are parsed; the body goes on to the
+// request as it comes.
+constexpr std::size_t read_buffer_limit = 2 * header_limit;
+
+// After the last response, how long the server reads and drops what the client still sends
+// before it closes (see http_session::close).
+constexpr std::chrono::seconds linger_time{2};
+
+// How many connections are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see
+// limits.hpp); beyond, a new connection is closed as soon as it is accepted.
+auto const max_connections =
+    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", 512, "connections");
+
+// Bad requests, refused connections and failed connections happen as often as clients make
+// them happen: they are logged at most a line a second.
+rate_limited_log client_log;
 
 // ---- what to answer ----------------------------------------------------------------------
 
@@ -73,14 +116,23 @@ beast::string_view mime_type(beast::string_view path)
     return "application/octet-stream";
 }
 
-// A short text response for errors.
-http::message_generator text_response(http::request<http::string_body> const& req,
-                                      http::status status, std::string text)
+// The fields of every response: which build answered, and that the Content-Type is what
+// it is: a browser must not guess that a text file, or the path a 404 echoes, is HTML and
+// run the script in it.
+void set_common_fields(http::response_header<>& res)
 {
-    http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, server_name);
+    res.set("X-Content-Type-Options", "nosniff");
+}
+
+// A short text response for errors, to a request of HTTP `version` (11 for 1.1).
+http::response<http::string_body> text_response(http::status status, unsigned version,
+                                                bool keep_alive, std::string text)
+{
+    http::response<http::string_body> res{status, version};
+    set_common_fields(res);
     res.set(http::field::content_type, "text/plain");
-    res.keep_alive(req.keep_alive());
+    res.keep_alive(keep_alive);
     if(status == http::status::method_not_allowed)
         res.set(http::field::allow, "GET, HEAD");
     res.body() = std::move(text) + "\n";
@@ -120,7 +172,8 @@ http::message_generator handle_request(std::string const& doc_root,
                                        http::request<http::string_body>&& req)
 {
     if(req.method() != http::verb::get && req.method() != http::verb::head)
-        return text_response(req, http::status::method_not_allowed, "Method not allowed");
+        return text_response(http::status::method_not_allowed, req.version(), req.keep_alive(),
+                             "Method not allowed");
 
     // The path is the target up to any query string. Percent-escapes are not decoded, so
     // "%2e%2e" names a file literally called that, and rejecting ".." is enough to keep
@@ -128,7 +181,8 @@ http::message_generator handle_request(std::string const& doc_root,
     beast::string_view target = req.target();
     target = target.substr(0, target.find('?'));
     if(target.empty() || target[0] != '/' || target.find("..") != beast::string_view::npos)
-        return text_response(req, http::status::bad_request, "Illegal request-target");
+        return text_response(http::status::bad_request, req.version(), req.keep_alive(),
+                             "Illegal request-target");
 
     std::string path = doc_root + std::string(target);
     if(path.back() == '/')
@@ -141,35 +195,74 @@ http::message_generator handle_request(std::string const& doc_root,
     std::filesystem::path const file =
         names_hidden_file(target) ? std::filesystem::path() : file_inside(doc_root, path);
     if(file.empty())
-        return text_response(req, http::status::not_found, "Not found: " + std::string(target));
+        return text_response(http::status::not_found, req.version(), req.keep_alive(),
+                             "Not found: " + std::string(target));
 
     error_code ec;
-    http::file_body::value_type body;
-    body.open(file.string().c_str(), beast::file_mode::scan, ec);
+    file_range_body::value_type body;
+    body.file.open(file.string().c_str(), beast::file_mode::scan, ec);
+    if(!ec)
+        body.size = body.file.size(ec);
     if(ec)
-        return text_response(req, http::status::internal_server_error, ec.message());
-    auto const size = body.size();
+        return text_response(http::status::internal_server_error, req.version(), req.keep_alive(),
+                             ec.message());
+    auto const size = std::to_string(body.size);
+
+    // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
+    // the range only if the file has not changed, which this server cannot tell (it sends
+    // no ETag or Last-Modified to compare): it gets the whole file.
+    auto const range = req.count(http::field::if_range)
+        ? byte_range{}
+        : parse_range(req[http::field::range], body.size);
+    if(range.kind == byte_range::unsatisfiable)
+    {
+        auto res = text_response(http::status::range_not_satisfiable, req.version(),
+                                 req.keep_alive(), "Range not satisfiable");
+        res.set(http::field::content_range, "bytes */" + size);
+        return res;
+    }
+
+    http::response<file_range_body> res{
+        std::piecewise_construct,
+        std::make_tuple(std::move(body)),
+        std::make_tuple(http::status::ok, req.version())};
+    set_common_fields(res);
+    res.set(http::field::content_type, mime_type(path));
+    res.set(http::field::accept_ranges, "bytes");
+    if(range.kind == byte_range::part)
+    {
+        res.result(http::status::partial_content);
+        res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
+                                                std::to_string(range.last) + "/" + size);
+        res.body().offset = range.first;
+        res.body().size = range.last - range.first + 1;
+    }
+    res.content_length(res.body().size);
+    res.keep_alive(req.keep_alive());
 
     // HEAD: the headers GET would send, without the body.
     if(req.method() == http::verb::head)
     {
-        http::response<http::empty_body> res{http::status::ok, req.version()};
-        res.set(http::field::server, server_name);
-        res.set(http::field::content_type, mime_type(path));
-        res.content_length(size);
-        res.keep_alive(req.keep_alive());
-        return res;
+        http::response<http::empty_body> head{std::move(res.base())};
+        return head;
     }
-
-    http::response<http::file_body> res{
-        std::piecewise_construct,
-        std::make_tuple(std::move(body)),
-        std::make_tuple(http::status::ok, req.version())};
-    res.set(http::field::server, server_name);
-    res.set(http::field::content_type, mime_type(path));
-    res.content_length(size);
-    res.keep_alive(req.keep_alive());
     return res;
+}
+
+// The status that answers a request Beast's parser rejected with `ec`, or none where there
+// is nobody to answer: the client closed the connection, or our time-out did.
+std::optional<http::status> rejection_status(error_code ec)
+{
+    if(ec == http::error::header_limit)
+        return http::status::request_header_fields_too_large; // 431
+    if(ec == http::error::body_limit)
+        return http::status::payload_too_large; // 413
+    // Every other error of the parser is a malformed request: a bad request line or field, a
+    // bad or second Content-Length, Content-Length with Transfer-Encoding, a bad chunk...
+    if(ec.category() == http::make_error_code(http::error::bad_method).category() &&
+       ec != http::error::end_of_stream && ec != http::error::partial_message)
+        return http::status::bad_request; // 400
+    return std::nullopt;
 }
 
 // ---- one connection ----------------------------------------------------------------------
@@ -179,10 +272,13 @@ http::message_generator handle_request(std::string const& doc_root,
 class http_session : public std::enable_shared_from_this<http_session>
 {
 public:
-    http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root)
+    // `slot` is the session's place under the connection limit, given back when it ends.
+    http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
+                 connection_limit::slot slot)
         : socket_(std::move(socket))
         , deadline_(socket_.get_executor()) // same strand as the socket: no data race
         , doc_root_(std::move(doc_root))
+        , slot_(std::move(slot))
     {
     }
 
@@ -193,43 +289,80 @@ public:
     }
 
 private:
-    static constexpr std::chrono::seconds timeout{30};
-
     void read_request()
     {
-        req_ = {}; // the parser needs a fresh message every time
+        // A fresh parser for every request, with this server's limits.
+        parser_.emplace();
+        parser_->header_limit(header_limit);
+        parser_->body_limit(body_limit);
         arm_deadline();
-        http::async_read(socket_, buffer_, req_,
+        http::async_read(socket_, buffer_, *parser_,
             [self = shared_from_this()](error_code ec, std::size_t)
             {
                 if(ec == http::error::end_of_stream)
                     return self->close(); // the client closed the connection between requests
                 if(ec)
-                    return report(ec, "read");
-                self->write_response(handle_request(*self->doc_root_, std::move(self->req_)));
+                    return self->reject(ec);
+                self->write_response(handle_request(*self->doc_root_, self->parser_->release()));
             });
+    }
+
+    // A request the parser rejected is answered with its status, and then the connection
+    // closes: what follows a request that could not be parsed cannot be found.
+    void reject(error_code ec)
+    {
+        auto const status = rejection_status(ec);
+        if(!status)
+            return report(ec, "read");
+        error_code ignored;
+        client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
+                         socket_.remote_endpoint(ignored).address().to_string() + ": " +
+                         ec.message());
+        write_response(
+            text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
     }
 
     void write_response(http::message_generator response)
     {
-        bool const keep_alive = response.keep_alive();
+        response_.emplace(std::move(response));
+        write_some();
+    }
+
+    // A response goes out one write_some at a time, and each gets its own deadline: a
+    // client that keeps reading, however slowly, gets the whole of a large file, and one
+    // that stops reading for idle_timeout is closed. (beast::async_write does the same
+    // loop over the message_generator, but gives no way to move the deadline between the
+    // steps: one deadline for the whole would cut off slow downloads.)
+    void write_some()
+    {
+        // The headers, then the body a piece at a time (a file: read as it goes).
+        error_code prepare_ec;
+        auto const buffers = response_->prepare(prepare_ec);
+        if(prepare_ec)
+            return report(prepare_ec, "write"); // e.g. the file could not be read
         arm_deadline();
-        beast::async_write(socket_, std::move(response),
-            [self = shared_from_this(), keep_alive](error_code ec, std::size_t)
+        socket_.async_write_some(buffers,
+            [self = shared_from_this()](error_code ec, std::size_t n)
             {
                 if(ec)
-                    return report(ec, "write");
+                    return self->report(ec, "write");
+                self->response_->consume(n);
+                if(!self->response_->is_done())
+                    return self->write_some();
+                bool const keep_alive = self->response_->keep_alive();
+                self->response_.reset();
                 if(!keep_alive)
                     return self->close(); // "Connection: close" (or HTTP/1.0)
                 self->read_request();
             });
     }
 
-    // A connection gets `timeout` for each read and each write. The timer's handler only
-    // holds a weak_ptr: a pending deadline must not keep a finished session alive.
-    void arm_deadline()
+    // The deadline of a request (all of it) or of a step of a response; linger_time for
+    // close(). The timer's handler only holds a weak_ptr: a pending deadline must not keep
+    // a finished session alive.
+    void arm_deadline(std::chrono::steady_clock::duration limit = idle_timeout)
     {
-        deadline_.expires_after(timeout);
+        deadline_.expires_after(limit);
         deadline_.async_wait([weak = weak_from_this()](error_code ec)
         {
             auto self = weak.lock();
@@ -241,29 +374,53 @@ private:
         });
     }
 
+    // Ends the connection after the last response: shutting down our side sends FIN once
+    // the response is out. Then the server reads and drops what the client still sends,
+    // until it closes too or for linger_time at most: closing a socket with unread data
+    // resets the connection, and a reset can destroy the response before the client has
+    // read it (an error answered while the rest of the request is still arriving). The
+    // socket itself is closed when the session is destroyed, after the last handler.
     void close()
     {
-        // Shutting down our side sends FIN once the response is out; the socket itself is
-        // closed when the session is destroyed, i.e. right after this handler.
         error_code ec;
         socket_.shutdown(tcp::socket::shutdown_send, ec);
+        if(ec)
+            return;
+        arm_deadline(std::min<std::chrono::steady_clock::duration>(idle_timeout, linger_time));
+        drain();
     }
 
-    static void report(error_code ec, char const* what)
+    void drain()
     {
-        // Clients vanishing and our own time-outs are part of normal life: stay quiet.
-        if(ec == net::error::operation_aborted || ec == net::error::eof ||
+        buffer_.clear();
+        socket_.async_read_some(buffer_.prepare(buffer_.max_size()),
+            [self = shared_from_this()](error_code ec, std::size_t)
+            {
+                if(!ec)
+                    self->drain(); // else the client has closed, or the deadline has
+            });
+    }
+
+    void report(error_code ec, char const* what) const
+    {
+        // Clients vanishing and our own time-outs are part of normal life: stay quiet. Once
+        // the deadline has closed the socket, what the pending operation reports is our own
+        // doing: operation_aborted as a rule, "invalid handle" for a write of stock Asio's
+        // under Wine.
+        if(!socket_.is_open() || ec == net::error::operation_aborted || ec == net::error::eof ||
            ec == net::error::connection_reset || ec == net::error::broken_pipe ||
-           ec == http::error::end_of_stream)
+           ec == http::error::end_of_stream || ec == http::error::partial_message)
             return;
-        std::cerr << what << ": " << ec.message() << "\n";
+        client_log.write(std::string("http: ") + what + ": " + ec.message());
     }
 
     tcp::socket socket_;
     net::steady_timer deadline_;
-    beast::flat_buffer buffer_;
-    http::request<http::string_body> req_;
+    beast::flat_buffer buffer_{read_buffer_limit};
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::optional<http::message_generator> response_; // the one being written
     std::shared_ptr<std::string const> doc_root_;
+    connection_limit::slot slot_;
 };
 
 // ---- accepting connections ---------------------------------------------------------------
@@ -276,6 +433,7 @@ public:
         , acceptor_(ioc, endpoint)
         , backoff_(ioc.get_executor(), "accept")
         , doc_root_(std::make_shared<std::string const>(std::move(doc_root)))
+        , connections_(max_connections)
     {
         accept();
     }
@@ -291,7 +449,15 @@ private:
             [this](error_code ec, tcp::socket socket)
             {
                 if(!ec)
-                    std::make_shared<http_session>(std::move(socket), doc_root_)->run();
+                {
+                    if(auto slot = connections_.try_take())
+                        std::make_shared<http_session>(std::move(socket), doc_root_,
+                                                       std::move(slot))->run();
+                    else // closed as `socket` goes out of scope
+                        client_log.write("http: " + std::to_string(connections_.most()) +
+                                         " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS),"
+                                         " refused one");
+                }
                 // Accept the next one: at once, or after a pause when out of descriptors,
                 // logging at most a line a second (see accept_backoff.hpp).
                 backoff_.then(ec, [this] { accept(); });
@@ -302,6 +468,7 @@ private:
     tcp::acceptor acceptor_;
     accept_backoff backoff_;
     std::shared_ptr<std::string const> doc_root_;
+    connection_limit connections_;
 };
 
 int main(int argc, char* argv[])

@@ -17,6 +17,7 @@
 # host's. What differs under Wine is in class Wine.
 
 import argparse
+from http.client import HTTPConnection
 import os
 import queue
 import random
@@ -203,12 +204,14 @@ def start_server(opt, *args, nofile=None, env=None):
     return server, int(m.group(1))
 
 
-def run(args, timeout=30, launch=NATIVE, **kw):
-    """Runs a client to completion; a client still running after `timeout` is killed."""
+def run(args, timeout=30, launch=NATIVE, env=None, **kw):
+    """Runs a client to completion; a client still running after `timeout` is killed.
+    `env`: variables added to its environment."""
     timeout += launch.startup
     try:
         r = subprocess.run(launch.command(args), capture_output=True, timeout=timeout,
-                           env=launch.env, **kw)
+                           env=dict(launch.env or os.environ, **env) if env else launch.env,
+                           **kw)
     except subprocess.TimeoutExpired:
         raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
     r.stdout = launch.stdout(r.stdout)
@@ -227,6 +230,50 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
+
+
+def resident_mib(pid, field):
+    """A process's resident memory in MiB from /proc/<pid>/status: VmRSS now, VmHWM its
+    peak so far."""
+    with open(f"/proc/{pid}/status") as f:
+        m = re.search(rf"^{field}:\s*(\d+) kB", f.read(), re.M)
+    return int(m.group(1)) / 1024
+
+
+def memory_env(opt):
+    """Environment for a server whose memory a check measures. AddressSanitizer keeps freed
+    memory in a quarantine (256 MB by default) where it stays resident: in a sanitized
+    build a small quarantine keeps the figure the server's own."""
+    if not opt.sanitized:
+        return {}
+    return {"ASAN_OPTIONS": ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"),
+                                                   "quarantine_size_mb=1"]))}
+
+
+def check_memory_growth(server, baseline, most, what):
+    """The server's peak resident memory (VmHWM) exceeds `baseline` (VmRSS read earlier)
+    by at most `most` MiB."""
+    peak = resident_mib(server.proc.pid, "VmHWM")
+    print(f"{what}: peak resident memory {peak:.1f} MiB, {peak - baseline:+.1f} MiB"
+          f" (at most {most} MiB allowed)")
+    check(peak - baseline <= most,
+          f"server: resident memory grew by {peak - baseline:.0f} MiB with {what}")
+
+
+def memory_measurable(opt, server, what):
+    """Whether /proc shows the server's own memory; prints why not where it does not.
+    Under Wine the process started is Wine's loader, which goes on to run the Windows
+    program itself (its argv[0] becomes the program's): a Wine that ran it in another
+    process would leave nothing of the program's to measure."""
+    if opt.launch is NATIVE:
+        return True
+    with open(f"/proc/{server.proc.pid}/cmdline", "rb") as f:
+        argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+    if argv0.replace("\\", "/").endswith(os.path.basename(opt.bin["server"])):
+        return True
+    print(f"{what}: memory check skipped: under Wine, process {server.proc.pid} runs"
+          f" {argv0!r}, not the server")
+    return False
 
 
 DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
@@ -456,6 +503,57 @@ def chat(opt):
         check(s.makefile("rb").readline().startswith(b"* welcome"), "no welcome")
         return s
     idle_connections(opt, ["0"], chat_active, chat_silent)
+    slow_participants(opt)
+
+
+WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
+
+
+def slow_participants(opt):
+    """Five participants never read, one reads every line, one sends 250 lines of 60 KB,
+    each as soon as the reader has the previous one (15 MB in all). The server queues at
+    most WRITE_QUEUE_LIMIT bytes for a participant and disconnects one that falls further
+    behind: the non-readers are disconnected, the reader gets every line, the server's
+    memory grows by a few MiB (not the 5 x 15 MB of lines queued for the non-readers), and
+    its log says so in a few lines."""
+    server, port = start_server(opt, "0", env={
+        "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
+
+    def join(receive_buffer=None):
+        s = socket.socket()
+        if receive_buffer:  # small: the server's queue for it fills soon
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        lines = s.makefile("rb")
+        check(lines.readline().startswith(b"* welcome"), "no welcome")
+        return s, lines
+
+    silent = [join(receive_buffer=4096)[0] for _ in range(5)]
+    reader, reader_lines = join()
+    sender, _ = join()
+    measured = memory_measurable(opt, server, "slow participants")
+    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    start = time.monotonic()
+    text = pattern(60_000 - 7, 8).encode()
+    for i in range(250):
+        line = b"%05d " % i + text + b"\n"
+        sender.sendall(line)
+        check(reader_lines.readline() == line, f"reading participant: line {i} missing")
+    print(f"slow participants: 250 lines of 60 KB sent and read in"
+          f" {time.monotonic() - start:.1f}s")
+    if measured:
+        check_memory_growth(server, baseline, 5 * WRITE_QUEUE_LIMIT / 2**20 + 16,
+                            "5 participants not reading")
+    for i, s in enumerate(silent):
+        closed_by_server(s, f"participant {i} not reading", least=0, most=5)
+        s.close()
+    reader.close()
+    sender.close()
+    log = server.stderr_text()
+    print(f"server log:\n{log}")
+    check(len(log.splitlines()) <= 3, "server: floods its log with slow participants")
+    server.stop()
 
 
 def make_doc_root(path):
@@ -526,11 +624,284 @@ def http(opt):
     check("Socket errors" not in out and "Non-2xx" not in out, "wrk reported errors")
     check(curl(f"{base}/hello.txt") == files["hello.txt"], "GET after wrk")
     outside_the_doc_root(opt, root, status)
+    byte_ranges(port, files)
+    bad_requests(server, port, files)
+    big_request_bodies(opt, server, port)
     server.stop()
 
+    connection_limit(opt, root, files)
+    slow_download(opt, root, files)
     out_of_descriptors(opt, ["0", root, "1"],
                        lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
                                           "GET after running out of descriptors"))
+
+    def http_active(port):
+        """Asks for a file every 0.3 idle time-outs on one connection, for 2.5 of them."""
+        c = HTTPConnection("127.0.0.1", port, timeout=10)
+        for i in range(int(2.5 / 0.3) + 1):
+            c.request("GET", "/hello.txt")
+            r = c.getresponse()
+            check(r.status == 200 and r.read() == files["hello.txt"], f"request {i}: {r.status}")
+            time.sleep(0.3 * IDLE_TIMEOUT)
+        c.close()
+    idle_connections(opt, ["0", root], http_active, silent_connection)
+
+
+def get(port, path, headers={}, method="GET"):
+    """One request on a new connection (Python's http.client): the response, body read."""
+    c = HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        c.request(method, path, headers=headers)
+        r = c.getresponse()
+        r.body = r.read()
+        return r
+    finally:
+        c.close()
+
+
+def check_nosniff(headers, what):
+    """Every response says X-Content-Type-Options: nosniff: a browser must not take a text
+    file (or the path echoed in a 404) for HTML and run it."""
+    check(re.search(rb"(?im)^x-content-type-options: *nosniff\r?$", headers),
+          f"{what}: no X-Content-Type-Options: nosniff")
+
+
+def byte_ranges(port, files):
+    """Range requests: one byte range is answered 206 with Content-Range and those bytes
+    (first-last, first-, -suffix; a last beyond the end is the end); a range that starts
+    beyond the end is 416 with Content-Range: bytes */size; several ranges, a header that
+    is not a valid range, or one with If-Range (the server has no validators to compare) are
+    ignored (200, the whole file); HEAD gives the 206's headers."""
+    data = files["medium.bin"]
+    n = len(data)
+
+    def check_range(path, spec, status, content_range, body=None):
+        r = get(port, path, {"Range": f"bytes={spec}"})
+        what = f"{path} Range: bytes={spec}"
+        check(r.status == status, f"{what}: status {r.status}, not {status}")
+        check(r.getheader("Content-Range") == content_range,
+              f"{what}: Content-Range {r.getheader('Content-Range')!r}, not {content_range!r}")
+        check(body is None or r.body == body, f"{what}: {len(r.body)} bytes, not the range's")
+        check_nosniff(bytes(r.headers), what)
+
+    for spec, first, last in (("0-99", 0, 99), ("299990-", n - 10, n - 1), ("-500", n - 500, n - 1),
+                              ("100-99999999", 100, n - 1), ("-999999", 0, n - 1), ("7-7", 7, 7)):
+        check_range("/medium.bin", spec, 206, f"bytes {first}-{last}/{n}", data[first:last + 1])
+    for path, spec in (("/medium.bin", "300000-"), ("/medium.bin", "400000-400100"),
+                       ("/medium.bin", "-0"), ("/empty.txt", "0-")):
+        check_range(path, spec, 416, f"bytes */{len(files[path[1:]])}")
+    for header in ("bytes=0-1,5-6", "bytes=abc", "bytes=5-2", "lines=1-2"):
+        r = get(port, "/medium.bin", {"Range": header})
+        check(r.status == 200 and r.body == data, f"Range: {header}: {r.status}, not the whole file")
+        check(r.getheader("Accept-Ranges") == "bytes", "no Accept-Ranges: bytes")
+    r = get(port, "/medium.bin", {"Range": "bytes=0-99", "If-Range": '"an-etag"'})
+    check(r.status == 200 and r.body == data, f"Range with If-Range: {r.status}, not the whole file")
+    r = get(port, "/medium.bin", {"Range": "bytes=10-19"}, method="HEAD")
+    check(r.status == 206 and r.getheader("Content-Length") == "10" and not r.body
+          and r.getheader("Content-Range") == f"bytes 10-19/{n}", f"HEAD with Range: {r.status}")
+    r = get(port, "/hello.txt")
+    check_nosniff(bytes(r.headers), "200 response")
+    r = get(port, "/<script>alert(1)</script>.html")
+    check(r.status == 404, f"missing file: {r.status}")
+    check_nosniff(bytes(r.headers), "404 response")
+    print("byte ranges: 206, 416 and ignored ranges as expected; nosniff on every response")
+
+
+def read_until_closed(s, what, timeout):
+    """Reads from `s` until the server closes the connection or resets it: what it sent
+    before. A connection still open after `timeout` seconds is a failure."""
+    s.settimeout(timeout)
+    data = b""
+    try:
+        while chunk := s.recv(65536):
+            data += chunk
+    except socket.timeout:
+        raise Failure(f"{what}: connection still open after {timeout}s")
+    except OSError:
+        pass  # reset: whatever came before it counts
+    return data
+
+
+def raw_request(port, request, timeout=5):
+    """Sends the bytes `request` on a new connection and reads until the server closes it:
+    returns the status of the response (None if there was none) and the response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        try:
+            s.sendall(request)
+        except OSError:
+            pass  # closed before it took everything: what it answered is still to be read
+        response = read_until_closed(s, f"request {request[:40]!r}...", timeout)
+    m = re.match(rb"HTTP/1\.[01] (\d{3}) ", response)
+    return (int(m.group(1)) if m else None), response
+
+
+def chunked(size, piece=65536):
+    """A chunked body of `size` bytes of 'a', without its last chunk."""
+    body = b""
+    while size > 0:
+        n = min(size, piece)
+        body += b"%x\r\n" % n + b"a" * n + b"\r\n"
+        size -= n
+    return body
+
+
+GET_CLOSE = b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+
+BAD_REQUESTS = [  # what, request (Connection: close, so that a server taking it closes), status
+    ("a malformed request line", b"HELLO\r\n\r\n", 400),
+    ("a malformed header", GET_CLOSE + b"no colon here\r\n\r\n", 400),
+    ("a bad Content-Length", GET_CLOSE + b"Content-Length: 12x\r\n\r\n", 400),
+    ("two Content-Lengths", GET_CLOSE + b"Content-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef", 400),
+    ("Content-Length and Transfer-Encoding", GET_CLOSE +
+     b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    ("Transfer-Encoding and Content-Length", GET_CLOSE +
+     b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", 400),
+    ("a bad chunk", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    ("64 KiB of headers", GET_CLOSE + b"X-Filler: " + b"a" * 65536 + b"\r\n\r\n", 431),
+    ("a 1 GB body announced", b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n", 413),
+    ("a GET with a 100 kB body", GET_CLOSE + b"Content-Length: 100000\r\n\r\n" + b"a" * 100000, 413),
+    ("a GET with a 100 kB chunked body", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\n" +
+     chunked(100000) + b"0\r\n\r\n", 413),
+]
+
+
+def bad_requests(server, port, files):
+    """Each request the server cannot take gets its status before the connection closes:
+    400 for a malformed one, 431 for headers over the limit, 413 for a body over the limit
+    (GET and HEAD need none), 400 for conflicting Content-Length and Transfer-Encoding. A
+    small body is read and the request served. Many bad requests leave a few log lines."""
+    for what, request, expected in BAD_REQUESTS:
+        status, response = raw_request(port, request)
+        check(status == expected, f"{what}: status {status}, not {expected}")
+        check_nosniff(response, what)
+    status, response = raw_request(port, GET_CLOSE + b"Content-Length: 100\r\n\r\n" + b"a" * 100)
+    check(status == 200 and response.endswith(files["hello.txt"]), f"a GET with a small body: {status}")
+    log_before = len(server.stderr_text().splitlines())
+    for i in range(200):
+        raw_request(port, BAD_REQUESTS[i % len(BAD_REQUESTS)][1])
+    log = server.stderr_text()
+    print(f"bad requests: statuses as expected; {len(log.splitlines())} line(s) logged:\n{log}")
+    check(len(log.splitlines()) - log_before <= 5, "server: floods its log with bad requests")
+
+
+def big_request_bodies(opt, server, port):
+    """100 connections each send a GET with 900 KiB of a chunked body (short of Beast's
+    default limit of 1 MiB, without the last chunk) and stay open: the server must answer
+    each 413 without taking the body in, its memory growing by a few MiB (a server that
+    buffered bodies would hold 90 MB)."""
+    measured = memory_measurable(opt, server, "big request bodies")
+    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    body = chunked(900 * 1024)
+    held = []
+    try:
+        for _ in range(100):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(s)
+            try:
+                s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                s.sendall(body)
+            except OSError:
+                pass  # the server may close once it has answered
+        time.sleep(0.2)
+        if measured:
+            check_memory_growth(server, baseline, 16, "100 connections sending 900 KiB bodies")
+        for i, s in enumerate(held):
+            response = read_until_closed(s, f"big request body {i}", 10)
+            check(response.startswith(b"HTTP/1.1 413 "), f"big request body {i}: {response[:40]!r}")
+    finally:
+        for s in held:
+            s.close()
+
+
+MAX_CONNECTIONS = 8  # for http_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+
+
+def connection_limit(opt, root, files):
+    """The server runs with a limit of MAX_CONNECTIONS: that many keep-alive connections
+    are served; one more is closed at once without an answer, while the others are still
+    served; once one of them closes, a new connection is served again. The refusals leave
+    a line or two in the log."""
+    server, port = start_server(opt, "0", root, "2",
+                                env={"ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)})
+    held = [HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(MAX_CONNECTIONS)]
+
+    def served(c, what):
+        c.request("GET", "/hello.txt")
+        r = c.getresponse()
+        check(r.status == 200 and r.read() == files["hello.txt"], f"{what}: {r.status}")
+
+    for i, c in enumerate(held):
+        served(c, f"connection {i + 1} of {MAX_CONNECTIONS}")
+    for i in range(3):
+        status, response = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
+        check(status is None and not response,
+              f"connection over the limit: answered {response[:40]!r}")
+    for i, c in enumerate(held):
+        served(c, f"connection {i + 1} after the refusals")
+    held.pop().close()
+    deadline = time.monotonic() + 3
+    while True:  # the server has to see the close first
+        status, _ = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    check(status == 200, "no connection served after one of the limit closed")
+    for c in held:
+        c.close()
+    log = server.stderr_text()
+    print(f"connection limit: {MAX_CONNECTIONS} served, more refused; log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    server.stop()
+
+
+def slow_download(opt, root, files):
+    """With a time-out of IDLE_TIMEOUT, a client that reads a large file steadily but
+    slowly (2.5 time-outs in all) gets all of it: the time-out is for each step of the
+    response, not for the whole. One that stops reading is still closed. The file is four
+    times the most a socket's send buffer takes (4 MiB by Linux's default tcp_wmem), so
+    that the server really waits for the client."""
+    try:
+        with open("/proc/sys/net/ipv4/tcp_wmem") as f:
+            send_buffer = int(f.read().split()[2])
+    except (OSError, ValueError, IndexError):
+        send_buffer = 4 << 20
+    data = random.Random(9).randbytes(max(16 << 20, 4 * send_buffer))
+    with open(os.path.join(root, "huge.bin"), "wb") as f:
+        f.write(data)
+    server, port = start_server(opt, "0", root, env={"ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
+
+    def request():
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /huge.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return s
+
+    rate = len(data) / (2.5 * IDLE_TIMEOUT)  # bytes a second
+    with request() as s:
+        received = bytearray()
+        start = time.monotonic()
+        try:
+            while chunk := s.recv(65536):
+                received += chunk
+                ahead = len(received) / rate - (time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)
+        except OSError as e:
+            raise Failure(f"slow download: {e} after {len(received)} bytes")
+        elapsed = time.monotonic() - start
+    print(f"slow download: {len(received)} bytes in {elapsed:.1f}s")
+    check(received.endswith(data), f"slow download: cut off after {len(received)} bytes,"
+                                   f" {elapsed:.1f}s (time-out {IDLE_TIMEOUT}s)")
+    with request() as s:
+        time.sleep(2 * IDLE_TIMEOUT)
+        received = len(read_until_closed(s, "stalled download", 10))
+        check(received < len(data), "stalled download: not closed by the server")
+        print(f"stalled download: closed by the server after {received} bytes")
+    check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
+    server.stop()
+    os.remove(os.path.join(root, "huge.bin"))
 
 
 def outside_the_doc_root(opt, root, status):
@@ -634,7 +1005,91 @@ def curl_multi(opt):
         with open(os.path.join(out_dir, os.path.basename(name)), "rb") as f:
             check(f.read() == data, f"/{name}: downloaded content differs")
     check(results.get(missing, ("",))[0] == "404", "missing file not reported as 404")
+    download_limit(opt, port, files, out_dir)
     server.stop()
+
+
+DOWNLOAD_LIMIT = 1 << 20  # bytes, for curl_multi_client's ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD
+ENDLESS_MOST = 64 << 20  # what the endless body sends before it stalls (the disk of a test)
+
+
+def endless_body_server():
+    """A Python HTTP server on a thread that answers every request 200 with a chunked body
+    that never ends: ENDLESS_MOST bytes of chunks as fast as the client takes them, then
+    nothing, the connection held open, until stop() (the function it returns)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stopping = threading.Event()
+
+    def feed(conn):
+        with conn:
+            conn.settimeout(2)
+            request = b""
+            try:
+                while b"\r\n\r\n" not in request:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        return
+                    request += chunk
+                conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                piece = chunked(65536)
+                for _ in range(ENDLESS_MOST // 65536):
+                    if stopping.is_set():
+                        return
+                    conn.sendall(piece)
+                stopping.wait()  # never the last chunk
+            except OSError:
+                pass  # the client has gone
+
+    def serve():
+        while not stopping.is_set():
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=feed, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+
+    def stop():
+        stopping.set()
+        listener.close()
+    return listener.getsockname()[1], stop
+
+
+def download_limit(opt, port, files, out_dir):
+    """With ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD at 1 MiB, the client downloads a body that
+    never ends (a Python server's), a 3 MiB file and a 300 kB one: it must stop the first
+    at the limit and refuse the second, each with an error that names the limit, save the
+    third, and exit within seconds, having written no more than the limit, with its memory
+    bounded (the body goes to disk, so memory was never the risk: time and disk were)."""
+    import resource
+    endless_port, stop = endless_body_server()
+    try:
+        endless = f"http://127.0.0.1:{endless_port}/endless.bin"
+        large = f"http://127.0.0.1:{port}/large.bin"
+        medium = f"http://127.0.0.1:{port}/medium.bin"
+        start = time.monotonic()
+        r = run([opt.bin["client"], out_dir, endless, large, medium], timeout=15, launch=opt.launch,
+                env={"ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD": str(DOWNLOAD_LIMIT)})
+        elapsed = time.monotonic() - start
+    finally:
+        stop()
+    out = r.stdout.decode()
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # of any child so far
+    print(out, r.stderr.decode(), f"download limit: exit code {r.returncode} after {elapsed:.1f}s,"
+          f" peak resident memory of any client so far {peak:.0f} MiB", sep="")
+    check(r.returncode != 0, "client: exit code 0 despite downloads over the limit")
+    for url in (endless, large):
+        check(re.search(rf"^failed {re.escape(url)}: larger than the download limit of"
+                        rf" {DOWNLOAD_LIMIT} bytes", out, re.M), f"{url}: not stopped at the limit")
+    check(f"200 {medium} {len(files['medium.bin'])}\n" in out, f"{medium}: not downloaded")
+    saved = os.path.getsize(os.path.join(out_dir, "endless.bin"))
+    check(saved <= DOWNLOAD_LIMIT, f"endless body: {saved} bytes saved, over the limit")
+    check(elapsed < 5, f"client: took {elapsed:.1f}s to stop at the limit")
+    check(peak < 256, f"client: {peak:.0f} MiB resident")
 
 
 SCENARIOS = {f.__name__: f for f in (tcp_echo, udp_echo, chat, http, tls, curl_multi)}

@@ -8,37 +8,32 @@
 // (crashed, unplugged, or on purpose) hold a descriptor for ever: enough of them and the
 // server is out of descriptors. So every connection has an idle time-out, and tls_echo's
 // handshake has one too. The defaults suit the examples; an environment variable can
-// change each, in whole seconds (the smoke tests set them short):
+// change each, in whole seconds (the smoke tests set them short; see limits.hpp for the
+// other limits):
 //
 //   ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT       no byte received (or sent) for this long
+//                                          (http_server: a request not received in this
+//                                          long, or no progress of a response for this long)
 //   ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT  TLS handshake not finished after this long
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP
 
+#include "limits.hpp"
+
+#include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <iostream>
+#include <cstdint>
 
 /// The time-out the environment variable `variable` gives in seconds, or `fallback` where
 /// it is not set. A value that is not a positive whole number is reported and ignored.
 inline std::chrono::seconds timeout_from_env(char const* variable, std::chrono::seconds fallback)
 {
-#if defined(_MSC_VER)
-#pragma warning(suppress : 4996) // getenv: fine here, nothing changes the environment
-#endif
-    char const* text = std::getenv(variable);
-    if(!text)
-        return fallback;
-    char* end = nullptr;
-    long const seconds = std::strtol(text, &end, 10);
-    if(end == text || *end != '\0' || seconds <= 0)
-    {
-        std::cerr << variable << "=" << text << ": not a positive number of seconds, using "
-                  << fallback.count() << "\n";
-        return fallback;
-    }
-    return std::chrono::seconds(seconds);
+    auto const seconds =
+        number_from_env(variable, static_cast<std::uint64_t>(fallback.count()), "seconds");
+    // A century: beyond any use, and far short of what a steady_clock time point holds.
+    std::uint64_t const longest = 100ull * 365 * 24 * 3600;
+    return std::chrono::seconds(static_cast<std::chrono::seconds::rep>(std::min(seconds, longest)));
 }
 
 #endif
