@@ -9,7 +9,7 @@
 #
 # Environment: JOBS (parallel compile and test jobs, default 2), BUILD_TYPE (default Release,
 # the build users ship).
-# Needs: cmake, ninja (else make), x86_64-w64-mingw32-g++-posix, wine64 (Debian: wine64).
+# Needs: cmake 3.21 or later (the preset), ninja (else make), x86_64-w64-mingw32-g++-posix, wine64 (Debian: wine64).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,11 +20,12 @@ build_type=${BUILD_TYPE:-Release}
 start=$SECONDS
 
 # Keep going past a target that fails to build, so the tests that did build still run
-# (and report); the script fails either way.
-generator=()
+# (and report); the script fails either way. The mingw preset asks for Ninja; without it,
+# make.
+generator=(-G "Unix Makefiles")
 keep_going=(-k)
 if command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
+  generator=()
   keep_going=(-k 0)
 fi
 
@@ -52,13 +53,9 @@ stop_wineserver() { "$wineserver" -k >/dev/null 2>&1 || true; }
 trap stop_wineserver EXIT
 
 # ---- configure and build -------------------------------------------------------------------
-cmake -S "$root" -B "$build" "${generator[@]}" \
-  -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-mingw-w64.cmake" \
-  -DCMAKE_BUILD_TYPE="$build_type" \
-  -DBOOST_ASIO_NOTIFY_WERROR=ON \
-  -DBOOST_ASIO_NOTIFY_BUILD_TESTS=ON \
-  -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=ON \
-  -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
+# The mingw preset of CMakePresets.json: the toolchain file, warnings as errors, tests and
+# examples, no benchmarks.
+cmake -S "$root" --preset mingw -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="$build_type"
 build_status=0
 nice -n 5 cmake --build "$build" -j "$jobs" -- "${keep_going[@]}" || build_status=$?
 echo "windows-cross: built in $((SECONDS - start)) s, build status $build_status"

@@ -14,8 +14,10 @@
 #                   and the suites that exercise Asio's API and internals (the socket suite on
 #                   every driver, the service, the installed consumer, the header warnings)
 #   windows-wine    MinGW-w64, Release: the whole tree, its tests under Wine
-# Newer Boost headers are unpacked into the build root by tools/boost-headers.sh, never
-# installed into the system. Usage: tools/test.sh [build-root]
+# Each CMake build is configured from its preset in CMakePresets.json (the same names), in a
+# folder of the build root. Newer Boost headers are unpacked into the build root by
+# tools/boost-headers.sh, never installed into the system, and given to the boost-* presets as
+# ASIO_NOTIFY_BOOST_DIR. Usage: tools/test.sh [build-root]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build}
@@ -53,50 +55,38 @@ stage() {
   fi
 }
 
-ctest_build() { # <dir> <cmake args...>: configure, build, run ctest
-  local dir=$1
-  shift
-  cmake -S "$root" -B "$dir" -G Ninja "$@" &&
+ctest_build() { # <preset> <dir>: configure from the preset in <dir>, build, run ctest
+  local preset=$1 dir=$2
+  cmake -S "$root" --preset "$preset" -B "$dir" &&
     cmake --build "$dir" -j "$jobs" &&
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600
 }
 
 # The debug build and the newest Boost also build the socket suite against stock Asio
 # (reactor_<name>_default): every semantic the suite pins is checked against Asio itself.
-stage debug ctest_build "$out/debug" -DCMAKE_BUILD_TYPE=Debug \
-  -DASIO_NOTIFY_TEST_DEFAULT_BACKEND_VARIANT=ON
-stage release-clang ctest_build "$out/release-clang" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER=clang++
-stage asan-ubsan ctest_build "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
-  -DBOOST_ASIO_NOTIFY_SANITIZE=address,undefined -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
-# ThreadSanitizer: the multi-threaded suites only (a separate build directory).
+stage debug ctest_build debug "$out/debug"
+stage release-clang ctest_build release-clang "$out/release-clang"
+stage asan-ubsan ctest_build asan-ubsan "$out/asan"
+# ThreadSanitizer: the multi-threaded suites only (the tsan build and test presets pick the
+# same ones; ci_presets checks that they do).
 tsan_suites="service_test batch_spread_test state_reclaimer_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
-stage tsan bash -c "cmake -S '$root' -B '$out/tsan' -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DBOOST_ASIO_NOTIFY_SANITIZE=thread -DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF \
-    -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF &&
+stage tsan bash -c "cmake -S '$root' --preset tsan -B '$out/tsan' &&
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
   ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_inline_portable|_thread)?\$' --timeout 900"
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
 # Newer Boost: the newest gets the whole tree; the others the suites that use Asio.
-boost_build() { # <version> <ctest args...>
+boost_build() { # <version>: the boost-<version> preset with those headers
   local version=$1
-  shift
   local boost_dir
   boost_dir=$("$root/tools/boost-headers.sh" "$version" "$out/boost") || return 1
-  local dir=$out/boost-$version
-  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBoost_DIR="$boost_dir" \
-    "${boost_configure[@]}" &&
-    cmake --build "$dir" -j "$jobs" &&
-    ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600 "$@"
+  ASIO_NOTIFY_BOOST_DIR=$boost_dir ctest_build "boost-$version" "$out/boost-$version"
 }
-# ...with the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is copied to
-# bigger machines: bench_quick and bench_scaling_quick run that binary and its children.
-boost_configure=(-DBOOST_ASIO_NOTIFY_STATIC_BENCH=ON -DASIO_NOTIFY_TEST_DEFAULT_BACKEND_VARIANT=ON)
+# 1.90: the whole tree, the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is
+# copied to bigger machines: bench_quick and bench_scaling_quick run that binary and its
+# children. 1.83 and 1.88: the library and the suites that use Asio (see the presets).
 stage boost-1.90 boost_build 1.90
-boost_configure=(-DBOOST_ASIO_NOTIFY_BUILD_EXAMPLES=OFF -DBOOST_ASIO_NOTIFY_BUILD_BENCH=OFF
-  "-DBOOST_ASIO_NOTIFY_TEST_DIRS=reactor;service;install;headers")
 for version in 1.83 1.88; do
   stage "boost-$version" boost_build "$version"
 done

@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// A reference model of the socket state notification contract (psn-contract.md): what a
+// A reference model of the socket state notification contract (doc/port_contract.md): what a
 // port may and must deliver, given the registration entries applied to it and what was done
 // to its sockets. No I/O here: port_harness.hpp drives a real port and this model side by
 // side, and asks the model about every result and every dequeued packet.

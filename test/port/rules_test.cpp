@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The twelve rules of the socket state notification contract (psn-contract.md), each
+// The twelve rules of the socket state notification contract (doc/port_contract.md), each
 // checked on real loopback sockets so that breaking the rule fails a test.
 #include "sockets.hpp"
 #include "port_helpers.hpp"
