@@ -8,7 +8,8 @@
 # The tree (WORK_DIR/boost):
 #   CMakeLists.txt, tools/cmake/include/BoostRoot.cmake   the root's CMake (fake/)
 #   Jamroot                                               the root's b2 project (fake/Jamroot.in)
-#   boost -> <Boost headers>/boost                        the headers, as `b2 headers` links them
+#   boost/<entry> -> <Boost headers>/boost/<entry>,       the headers, as `b2 headers` links them
+#   boost/asio_notify -> libs/asio_notify/include/...     (a folder of links, never the system's)
 #   libs/asio_notify -> SOURCE_DIR                        this repository
 #   libs/<dependency>/CMakeLists.txt, include/boost ->    Boost::<dependency> over those headers
 #   libs/unrelated/CMakeLists.txt                         fails if added (fake/libs/unrelated)
@@ -42,8 +43,20 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${root}/libs)
 file(COPY ${FAKE_DIR}/CMakeLists.txt ${FAKE_DIR}/tools ${FAKE_DIR}/consumer ${FAKE_DIR}/libs
      DESTINATION ${root})
-file(CREATE_LINK ${boost_headers} ${root}/boost SYMBOLIC)
 file(CREATE_LINK ${SOURCE_DIR} ${root}/libs/asio_notify SYMBOLIC)
+# The root's boost/ as `b2 headers` makes it: a folder of its own whose entries link to each
+# library's headers (the other libraries' all come from one Boost include folder here). Never
+# a link to that folder itself: the build would then write into the system's headers.
+file(MAKE_DIRECTORY ${root}/boost)
+file(GLOB system_entries RELATIVE ${boost_headers} ${boost_headers}/*)
+foreach(entry IN LISTS system_entries)
+  if(NOT entry MATCHES "^asio_notify")
+    file(CREATE_LINK ${boost_headers}/${entry} ${root}/boost/${entry} SYMBOLIC)
+  endif()
+endforeach()
+foreach(entry asio_notify asio_notify.hpp)
+  file(CREATE_LINK ${SOURCE_DIR}/include/boost/${entry} ${root}/boost/${entry} SYMBOLIC)
+endforeach()
 
 # The dependencies the library names (Boost::<name> in its CMakeLists.txt), each a library
 # of the tree with an include/ folder as Boost's libraries have (here each one holds all of
