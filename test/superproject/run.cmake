@@ -86,9 +86,10 @@ elseif(MODE STREQUAL "b2")
   # The library's stage target (boost-install) as a shared library: the superproject's
   # request, which the repository's own settings (static) must not override. Then the library
   # through the root's alias and the program (a run target: built, run, and failed unless it
-  # exits with 0), linked static.
+  # exits with 0), linked shared: the library must export what a program uses (the hidden
+  # visibility of Boost's builds hides the rest).
   run(${B2} -d0 -j2 -q link=shared libs/asio_notify/build//stage WORKING_DIRECTORY ${root})
-  run(${B2} -d0 -j2 -q link=static asio_notify consumer WORKING_DIRECTORY ${root})
+  run(${B2} -d0 -j2 -q link=shared asio_notify consumer WORKING_DIRECTORY ${root})
   file(GLOB staged ${root}/stage/lib/libboost_asio_notify*)
   message(STATUS "staged: ${staged}")
   if(NOT staged MATCHES "/libboost_asio_notify[^/]*\\.so")

@@ -144,7 +144,7 @@ class reactor : public boost::asio::execution_context::service
 {
 public:
   /// The service's identifier within its execution context.
-  static boost::asio::execution_context::id id;
+  BOOST_ASIO_NOTIFY_DECL static boost::asio::execution_context::id id;
 
   /// Create the reactor with options from `reactor_options_from_environment()`.
   BOOST_ASIO_NOTIFY_DECL explicit reactor(boost::asio::execution_context& context);
