@@ -12,8 +12,8 @@
 // less than a backend needs, so every place that relies on more says so, marked
 //   DOCUMENTED: what Microsoft's reference pages say, and
 //   ASSUMED:    what the code takes for granted beyond them, and why it is safe either way.
-// The questions are listed in shared/reference/psn-field-notes.md; tests that pin them accept
-// every answer the documentation allows (test/windows/port_win_test.cpp).
+// The questions are listed in doc/port_contract.md ("Points Microsoft leaves open"); tests
+// that pin them accept every answer the documentation allows (test/windows/port_win_test.cpp).
 //
 // PSN exists from build 20348 and is resolved at run time, so one binary loads everywhere;
 // where it is missing the automatic choice is AFD.

@@ -146,7 +146,7 @@ inline bool afd_readiness(const an::port& p)
 }
 
 /// Wine's AFD (8.0) reports a peer's disconnect only once the data that came before it has
-/// been read (shared/reference/psn-field-notes.md): the one known gap of AFD readiness
+/// been read (doc/windows.md, "The AFD backend": under Wine 8.0): the one known gap of AFD readiness
 /// under Wine. True exactly where that gap applies, so tests mark that case and no other.
 inline bool disconnect_waits_for_unread_data(const an::port& p)
 {

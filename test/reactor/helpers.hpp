@@ -257,7 +257,7 @@ inline bool socket_is_open(native_socket s)
 #endif
 }
 
-/// Wine's AFD (8.0) has two known gaps (shared/reference/psn-field-notes.md): a peer's
+/// Wine's AFD (8.0) has two known gaps (doc/windows.md, "The AFD backend": under Wine 8.0): a peer's
 /// disconnect is reported only once the data before it has been read, and ICMP errors on
 /// UDP sockets are never reported. True exactly where they apply, the notify sockets under
 /// Wine (whose reactor port is AFD: Wine has no PSN and these tests install no double), so
