@@ -12,6 +12,7 @@
 #include <boost/asio_notify/port.hpp>
 
 #include "reactor_driver.hpp"
+#include "socket_state.hpp"
 #include "state_reclaimer.hpp"
 
 #include <boost/asio/error.hpp>
@@ -361,18 +362,6 @@ native_socket_type reactor_core::release(socket_state*& s, error_code& ec)
   return impl_->detach(s);
 }
 
-void reactor_core::ensure_non_blocking(socket_state& s, error_code& ec)
-{
-  ec = {};
-  // non_blocking(true) made the descriptor non-blocking already; like Asio, the operation
-  // then leaves native_non_blocking()'s flag alone.
-  if (s.user_non_blocking || s.internal_non_blocking)
-    return;
-  socket_ops::set_non_blocking(s.socket, true, ec);
-  if (!ec)
-    s.internal_non_blocking = true;
-}
-
 // Completes the one operation `finished` may hold as the head of a completion (not through
 // the noexcept complete_all): an immediate executor may run its handler here, and what that
 // handler throws leaves the initiating function, as with Asio.
@@ -381,7 +370,8 @@ void reactor_core::complete_immediately(op_queue& finished)
   impl_->complete(finished, completion_mode::immediate, completion_mode::post);
 }
 
-void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
+void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
+                            const error_code& not_ready)
 {
   // `finished`: the new operation, when it finishes here, inside its initiating function
   // (completion_mode::immediate); `done`: what a failed registration update aborts.
@@ -399,13 +389,11 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op)
       op->complete(completion_mode::destroy); // the context is shutting down
     return;
   }
-  error_code ec;
-  ensure_non_blocking(*s, ec);
   {
     std::lock_guard<std::mutex> lock(s->mutex);
-    if (ec)
+    if (not_ready)
     {
-      op->ec_ = ec;
+      op->ec_ = not_ready;
       finished.push(op);
     }
     else if (s->ops[type].empty() && attempt(*s, type, *op, false))

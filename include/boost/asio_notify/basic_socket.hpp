@@ -100,12 +100,12 @@ public:
       if (ec)
         BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
-    detail::socket_ops::connect(this->state_->socket, peer.data(), peer.size(), ec);
+    detail::socket_ops::connect(this->own_.socket, peer.data(), peer.size(), ec);
     if (!detail::socket_ops::would_block(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     // The descriptor is non-blocking (an earlier async operation made it so): wait here.
-    if (detail::socket_ops::poll(this->state_->socket, detail::socket_ops::wait_for::write, -1, ec))
-      detail::socket_ops::connect_result(this->state_->socket, ec);
+    if (detail::socket_ops::poll(this->own_.socket, detail::socket_ops::wait_for::write, -1, ec))
+      detail::socket_ops::connect_result(this->own_.socket, ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -139,7 +139,7 @@ public:
                                    boost::system::error_code& ec)
   {
     if (this->open_or_fail(ec))
-      detail::socket_ops::shutdown(this->state_->socket, static_cast<int>(what), ec);
+      detail::socket_ops::shutdown(this->own_.socket, static_cast<int>(what), ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -159,7 +159,7 @@ public:
     if (!this->open_or_fail(ec))
       return ep;
     std::size_t len = ep.capacity();
-    detail::socket_ops::peer_address(this->state_->socket, ep.data(), len, ec);
+    detail::socket_ops::peer_address(this->own_.socket, ep.data(), len, ec);
     if (ec)
       return endpoint_type();
     ep.resize(len);
@@ -178,7 +178,7 @@ public:
   /// The number of bytes that may be read without blocking.
   std::size_t available(boost::system::error_code& ec) const
   {
-    return this->open_or_fail(ec) ? detail::socket_ops::available(this->state_->socket, ec) : 0;
+    return this->open_or_fail(ec) ? detail::socket_ops::available(this->own_.socket, ec) : 0;
   }
 
   /// Whether the socket is at the out-of-band data mark.
@@ -193,7 +193,7 @@ public:
   /// Whether the socket is at the out-of-band data mark.
   bool at_mark(boost::system::error_code& ec) const
   {
-    return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->state_->socket, ec);
+    return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->own_.socket, ec);
   }
 
   /// Construct a closed socket using `ex` for its operations.

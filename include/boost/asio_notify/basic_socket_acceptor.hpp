@@ -196,7 +196,7 @@ public:
   BOOST_ASIO_SYNC_OP_VOID listen(int backlog, boost::system::error_code& ec)
   {
     if (this->open_or_fail(ec))
-      detail::socket_ops::listen(this->state_->socket, backlog, ec);
+      detail::socket_ops::listen(this->own_.socket, backlog, ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -421,7 +421,7 @@ private:
       {
         len = ep.capacity();
         accepted = detail::socket_ops::accept(s, ep.data(), &len, e);
-      } while (detail::socket_ops::accept_next_instead(e, this->enable_connection_aborted_));
+      } while (detail::socket_ops::accept_next_instead(e, this->own_.enable_connection_aborted));
       if (!e && peer_endpoint)
       {
         ep.resize(len);
@@ -464,7 +464,7 @@ private:
     return this->template initiate<void(boost::system::error_code)>(
         std::forward<Token>(token), detail::read_op,
         detail::unless_failed<performer>{
-            performer(peer_endpoint, finish{&peer, this->protocol_}, this->enable_connection_aborted_), ec});
+            performer(peer_endpoint, finish{&peer, this->protocol_}, this->own_.enable_connection_aborted), ec});
   }
 
   template <class Executor1, class Token>
@@ -475,7 +475,7 @@ private:
     return this->template initiate<void(boost::system::error_code, peer_socket_t<Executor1>)>(
         std::forward<Token>(token), detail::read_op,
         detail::accept_performer<endpoint_type, finish>(peer_endpoint, finish{ex, this->protocol_},
-                                                        this->enable_connection_aborted_));
+                                                        this->own_.enable_connection_aborted));
   }
 };
 

@@ -471,7 +471,8 @@ struct has_launch_step<Performer, std::void_t<decltype(std::declval<Performer&>(
 /// `deferred`.
 template <class Performer, class Handler, class IoExecutor>
 void start_operation(reactor_core& core, socket_state* const& state, op_type type,
-                     Handler&& handler, const IoExecutor& io, Performer perf)
+                     Handler&& handler, const IoExecutor& io, Performer perf,
+                     const boost::system::error_code& not_ready)
 {
   using handler_type = std::decay_t<Handler>;
   auto slot = boost::asio::get_associated_cancellation_slot(handler);
@@ -482,7 +483,7 @@ void start_operation(reactor_core& core, socket_state* const& state, op_type typ
       handler_op<Performer, handler_type, IoExecutor>::create(std::move(h), io, std::move(perf));
   if (slot.is_connected())
     op->cancellation_key_ = &slot.template emplace<op_canceller>(core, state, type);
-  core.start_op(state, type, op);
+  core.start_op(state, type, op, not_ready);
 }
 
 // ---- performers -----------------------------------------------------------------------

@@ -16,44 +16,14 @@
 #include <boost/system/error_code.hpp>
 
 #include <memory>
-#include <mutex>
 
 namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/** The reactor's state of one open socket. Its address is the socket's completion key,
-    so it lives until the port's `remove` packet for it has been dequeued (and no
-    dequeue round that could still hold an older packet for it is running). */
-struct socket_state
-{
-  explicit socket_state(native_socket_type s) noexcept : socket(s) {}
-
-  native_socket_type socket;
-
-  // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
-  std::mutex mutex;
-  op_queue ops[max_ops];
-  events armed = events::none; // what the port reports for this socket right now
-  bool registered = false;     // a registration exists: removal must wait for `remove`
-  bool closed = false;
-  // Reads skip the speculative attempt while `read_drained`: the last read left the
-  // receive queue empty, and whatever arrives after it comes with a packet. Never set
-  // once a hang-up or error was reported (those are not data the hint counts).
-  bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
-  bool read_drained = false;
-  bool hangup_seen = false;
-
-  // Touched only by the owning I/O object (Asio's rule: one thread at a time). Asio's state
-  // bits: the descriptor is non-blocking while either mode is set.
-  bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
-  bool internal_non_blocking = false; // native_non_blocking(): set for async operations
-  bool user_set_linger = false;       // set_option(linger): the destructor turns it off
-
-  // The reactor's list of every state, for shutdown.
-  socket_state* prev = nullptr;
-  socket_state* next = nullptr;
-};
+/// The reactor's state of one open socket, private to the reactor (src/socket_state.hpp).
+/// The I/O objects hold a pointer to it as an opaque handle, which the reactor's calls take.
+struct socket_state;
 
 /** The machinery of the `reactor` service: sockets, operations, the port and the driver.
     Implemented in src/reactor.cpp; used by the I/O object templates. */
@@ -90,8 +60,10 @@ public:
   /// Start an operation: try it at once unless others of its type are queued, else queue it
   /// and make sure the port reports the readiness it waits for. The handler runs inside
   /// this call only where its associated immediate executor (Boost 1.82+) runs it there.
-  /// `s` may be null (closed socket): completes with `bad_descriptor`.
-  BOOST_ASIO_NOTIFY_DECL void start_op(socket_state* s, op_type type, reactor_op* op);
+  /// `s` may be null (closed socket): completes with `bad_descriptor`; `not_ready` is what
+  /// preparing the socket failed with (making it non-blocking): completes with it.
+  BOOST_ASIO_NOTIFY_DECL void start_op(socket_state* s, op_type type, reactor_op* op,
+                                       const boost::system::error_code& not_ready);
 
   /// Complete every queued operation of `s` with `operation_aborted`.
   BOOST_ASIO_NOTIFY_DECL void cancel(socket_state& s);
@@ -99,10 +71,6 @@ public:
   /// Complete the operation queued with cancellation key `key`, if any, with
   /// `operation_aborted` (per-operation cancellation).
   BOOST_ASIO_NOTIFY_DECL void cancel_op(socket_state& s, op_type type, const void* key);
-
-  /// Make the socket's descriptor non-blocking if neither mode made it so yet (asynchronous
-  /// operations need it).
-  BOOST_ASIO_NOTIFY_DECL void ensure_non_blocking(socket_state& s, boost::system::error_code& ec);
 
   struct impl;
 

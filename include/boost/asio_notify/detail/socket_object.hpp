@@ -66,6 +66,20 @@ inline op_type queue_for(socket_ops::wait_for w)
                                             : except_op;
 }
 
+/// What a socket object keeps of its own (Asio's rule: one thread at a time uses it),
+/// beside the opaque handle of the reactor's state of the socket.
+struct socket_object_state
+{
+  native_socket_type socket = socket_ops::invalid_socket;
+  bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
+  bool internal_non_blocking = false; // native_non_blocking(): set for async operations
+  bool user_set_linger = false;       // set_option(linger): the destructor turns it off
+  // socket_base::enable_connection_aborted: whether accept reports connection_aborted
+  // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
+  // socket's state bits, never in the kernel.
+  bool enable_connection_aborted = false;
+};
+
 /** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
     `error_code&` parameter reports failure there (and, as Asio's, returns it where Asio
     declares `BOOST_ASIO_SYNC_OP_VOID`: `error_code`, or `void` with
@@ -96,8 +110,9 @@ protected:
     template <class Handler, class Performer>
     void operator()(Handler&& handler, op_type type, Performer perf) const
     {
+      const boost::system::error_code not_ready = self_->enter_async_mode();
       start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
-                      self_->executor_, std::move(perf));
+                      self_->executor_, std::move(perf), not_ready);
     }
 
   private:
@@ -178,6 +193,7 @@ public:
   BOOST_ASIO_SYNC_OP_VOID close(boost::system::error_code& ec)
   {
     core_->close(state_, ec);
+    own_ = socket_object_state();
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -192,12 +208,17 @@ public:
   }
 
   /// Release ownership of the native socket, which stays open.
-  native_handle_type release(boost::system::error_code& ec) { return core_->release(state_, ec); }
+  native_handle_type release(boost::system::error_code& ec)
+  {
+    const native_handle_type s = core_->release(state_, ec);
+    own_ = socket_object_state();
+    return s;
+  }
 
   /// Get the native socket representation (invalid when closed).
   native_handle_type native_handle() const noexcept
   {
-    return state_ ? state_->socket : socket_ops::invalid_socket;
+    return own_.socket;
   }
 
   /// Cancel all asynchronous operations: they complete with `operation_aborted`.
@@ -229,7 +250,7 @@ public:
   BOOST_ASIO_SYNC_OP_VOID bind(const endpoint_type& endpoint, boost::system::error_code& ec)
   {
     if (open_or_fail(ec))
-      socket_ops::bind(state_->socket, endpoint.data(), endpoint.size(), ec);
+      socket_ops::bind(own_.socket, endpoint.data(), endpoint.size(), ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -252,10 +273,10 @@ public:
     const protocol_type& protocol = *protocol_;
     if (!is_option<enable_connection_aborted>(option))
     {
-      socket_ops::set_option(state_->socket, option.level(protocol), option.name(protocol),
+      socket_ops::set_option(own_.socket, option.level(protocol), option.name(protocol),
                              option.data(protocol), option.size(protocol), ec);
       if (!ec && is_option<linger>(option))
-        state_->user_set_linger = true;
+        own_.user_set_linger = true;
     }
     else if (option.size(protocol) != sizeof(int))
       ec = boost::asio::error::invalid_argument;
@@ -263,7 +284,7 @@ public:
     {
       int value; // the option's int, whatever pointer type data() returns
       std::memcpy(&value, option.data(protocol), sizeof(value));
-      enable_connection_aborted_ = value != 0;
+      own_.enable_connection_aborted = value != 0;
     }
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
@@ -286,13 +307,13 @@ public:
     const protocol_type& protocol = *protocol_;
     std::size_t size = option.size(protocol);
     if (!is_option<enable_connection_aborted>(option))
-      socket_ops::get_option(state_->socket, option.level(protocol), option.name(protocol),
+      socket_ops::get_option(own_.socket, option.level(protocol), option.name(protocol),
                              option.data(protocol), size, ec);
     else if (size != sizeof(int))
       ec = boost::asio::error::invalid_argument;
     else
     {
-      const int value = enable_connection_aborted_ ? 1 : 0;
+      const int value = own_.enable_connection_aborted ? 1 : 0;
       std::memcpy(option.data(protocol), &value, sizeof(value));
     }
     if (!ec)
@@ -317,7 +338,7 @@ public:
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     const long name = static_cast<long>(command.name());
-    socket_ops::io_control(state_->socket, name, command.data(), ec);
+    socket_ops::io_control(own_.socket, name, command.data(), ec);
     bool mode = false;
     if (!ec && socket_ops::sets_non_blocking(name, command.data(), mode))
       record_user_non_blocking(mode);
@@ -325,7 +346,7 @@ public:
   }
 
   /// Whether synchronous operations fail with `would_block` instead of waiting.
-  bool non_blocking() const { return state_ && state_->user_non_blocking; }
+  bool non_blocking() const { return own_.user_non_blocking; }
 
   /// Make synchronous operations fail with `would_block` instead of waiting.
   void non_blocking(bool mode)
@@ -342,7 +363,7 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    socket_ops::set_non_blocking(state_->socket, mode, ec);
+    socket_ops::set_non_blocking(own_.socket, mode, ec);
     if (!ec)
       record_user_non_blocking(mode);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -351,7 +372,7 @@ public:
   /// Whether the native socket was put in non-blocking mode for asynchronous operations or
   /// by `native_non_blocking(true)`. As Asio's, this does not count `non_blocking(true)`,
   /// which also makes the descriptor non-blocking.
-  bool native_non_blocking() const { return state_ && state_->internal_non_blocking; }
+  bool native_non_blocking() const { return own_.internal_non_blocking; }
 
   /// Set the native socket's non-blocking mode (asynchronous operations set it again).
   void native_non_blocking(bool mode)
@@ -366,14 +387,14 @@ public:
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
-    if (!mode && state_->user_non_blocking)
+    if (!mode && own_.user_non_blocking)
     {
       ec = boost::asio::error::invalid_argument; // as Asio: contradicts non_blocking(true)
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
     }
-    socket_ops::set_non_blocking(state_->socket, mode, ec);
+    socket_ops::set_non_blocking(own_.socket, mode, ec);
     if (!ec)
-      state_->internal_non_blocking = mode;
+      own_.internal_non_blocking = mode;
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -393,7 +414,7 @@ public:
     if (!open_or_fail(ec))
       return ep;
     std::size_t len = ep.capacity();
-    socket_ops::local_address(state_->socket, ep.data(), len, ec);
+    socket_ops::local_address(own_.socket, ep.data(), len, ec);
     if (ec)
       return endpoint_type();
     ep.resize(len);
@@ -432,8 +453,7 @@ protected:
 
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
-        state_(std::exchange(other.state_, nullptr)),
-        enable_connection_aborted_(other.enable_connection_aborted_)
+        state_(std::exchange(other.state_, nullptr)), own_(std::exchange(other.own_, socket_object_state()))
   {
   }
 
@@ -444,8 +464,7 @@ protected:
   template <class Protocol1, class Executor1>
   socket_object(socket_object<Protocol1, Executor1>&& other)
       : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
-        state_(std::exchange(other.state_, nullptr)),
-        enable_connection_aborted_(other.enable_connection_aborted_)
+        state_(std::exchange(other.state_, nullptr)), own_(std::exchange(other.own_, socket_object_state()))
   {
   }
 
@@ -459,7 +478,7 @@ protected:
       core_ = other.core_;
       protocol_ = other.protocol_;
       state_ = std::exchange(other.state_, nullptr);
-      enable_connection_aborted_ = other.enable_connection_aborted_;
+      own_ = std::exchange(other.own_, socket_object_state());
     }
     return *this;
   }
@@ -470,11 +489,11 @@ protected:
   ~socket_object()
   {
     boost::system::error_code ignored;
-    if (state_ && state_->user_set_linger)
+    if (own_.user_set_linger)
     {
       const linger off(false, 0);
       const protocol_type& protocol = *protocol_;
-      socket_ops::set_option(state_->socket, off.level(protocol), off.name(protocol),
+      socket_ops::set_option(own_.socket, off.level(protocol), off.name(protocol),
                              off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
@@ -491,7 +510,8 @@ protected:
   {
     protocol_ = protocol;
     state_ = core_->adopt(s);
-    enable_connection_aborted_ = false; // a new socket starts with Asio's default
+    own_ = socket_object_state(); // a new socket starts with Asio's defaults
+    own_.socket = s;
   }
 
   /// Records the mode `non_blocking(mode)` (or a `FIONBIO` io control) gave the descriptor,
@@ -499,9 +519,23 @@ protected:
   /// they set it again when they need it.
   void record_user_non_blocking(bool mode)
   {
-    state_->user_non_blocking = mode;
+    own_.user_non_blocking = mode;
     if (!mode)
-      state_->internal_non_blocking = false;
+      own_.internal_non_blocking = false;
+  }
+
+  /// Makes the descriptor non-blocking for an asynchronous operation, as Asio's operations
+  /// do, where `non_blocking(true)` or an earlier operation has not; called when an
+  /// operation is launched. What fails is the operation's error.
+  boost::system::error_code enter_async_mode()
+  {
+    boost::system::error_code ec;
+    if (state_ && !own_.user_non_blocking && !own_.internal_non_blocking)
+    {
+      socket_ops::set_non_blocking(own_.socket, true, ec);
+      own_.internal_non_blocking = !ec;
+    }
+    return ec;
   }
 
   /// A synchronous readiness wait, as Asio's `wait` and its synchronous `null_buffers`
@@ -511,8 +545,8 @@ protected:
   {
     if (!open_or_fail(ec))
       return 0;
-    const bool look_only = state_->user_non_blocking;
-    if (!socket_ops::poll(state_->socket, w, look_only ? 0 : -1, ec) && !ec)
+    const bool look_only = own_.user_non_blocking;
+    if (!socket_ops::poll(own_.socket, w, look_only ? 0 : -1, ec) && !ec)
       ec = boost::asio::error::would_block;
     return 0;
   }
@@ -549,10 +583,10 @@ protected:
       return 0;
     for (;;)
     {
-      const std::size_t n = attempt(state_->socket, ec);
-      if (!socket_ops::would_block(ec) || state_->user_non_blocking)
+      const std::size_t n = attempt(own_.socket, ec);
+      if (!socket_ops::would_block(ec) || own_.user_non_blocking)
         return n;
-      if (!socket_ops::poll(state_->socket, w, -1, ec) && ec)
+      if (!socket_ops::poll(own_.socket, w, -1, ec) && ec)
         return 0;
     }
   }
@@ -564,11 +598,11 @@ protected:
   // The protocol the socket was opened with, kept from then on: a closed object needs no
   // protocol object (generic protocols have neither a default nor a v4()).
   std::optional<protocol_type> protocol_;
+  // The reactor's state of the socket, opaque here (src/socket_state.hpp): the handle the
+  // reactor's calls take; null while closed.
   socket_state* state_ = nullptr;
-  // socket_base::enable_connection_aborted: whether accept reports connection_aborted
-  // (and EPROTO) instead of waiting for the next connection. Asio keeps it in the
-  // socket's state bits, never in the kernel.
-  bool enable_connection_aborted_ = false;
+
+  socket_object_state own_;
 };
 
 } // namespace detail

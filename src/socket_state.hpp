@@ -1,0 +1,56 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The reactor's per-socket state (design.md, "The path of one operation"): private to the
+// reactor, which hands the I/O objects its address as an opaque handle
+// (detail/reactor_core.hpp).
+#ifndef BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_HPP
+#define BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_HPP
+
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/detail/reactor_op.hpp>
+#include <boost/asio_notify/flags.hpp>
+
+#include <mutex>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/** The reactor's state of one open socket; the I/O object holds its address as an opaque
+    handle (what the object keeps of its own is in socket_object.hpp). Its address is the
+    socket's completion key,
+    so it lives until the port's `remove` packet for it has been dequeued (and no
+    dequeue round that could still hold an older packet for it is running). */
+struct socket_state
+{
+  explicit socket_state(native_socket_type s) noexcept : socket(s) {}
+
+  native_socket_type socket; // the I/O object's too: registrations and packets name it
+
+  // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
+  std::mutex mutex;
+  op_queue ops[max_ops];
+  events armed = events::none; // what the port reports for this socket right now
+  bool registered = false;     // a registration exists: removal must wait for `remove`
+  bool closed = false;
+  // Reads skip the speculative attempt while `read_drained`: the last read left the
+  // receive queue empty, and whatever arrives after it comes with a packet. Never set
+  // once a hang-up or error was reported (those are not data the hint counts).
+  bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
+  bool read_drained = false;
+  bool hangup_seen = false;
+
+  // The reactor's list of every state, for shutdown.
+  socket_state* prev = nullptr;
+  socket_state* next = nullptr;
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif
