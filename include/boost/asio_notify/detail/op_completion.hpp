@@ -1,0 +1,156 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// What is scheduled when an operation finishes, and where it is allocated: room inside the
+// operation, so that the operation's own allocation through its handler's allocator is the
+// only one, as with Asio's own operations.
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_OP_COMPLETION_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_OP_COMPLETION_HPP
+
+#include <boost/asio/associated_allocator.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/recycling_allocator.hpp>
+
+#include <cstddef>
+#include <utility>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/** Room inside an operation for the one object Asio allocates to schedule its completion
+    (an executor's queued function holding an `op_completion`), so that the operation's own
+    allocation, through its handler's allocator, is the only one (Asio's own operations
+    allocate once). A larger or a second request goes to Asio's recycling allocator. */
+struct completion_arena
+{
+  /// Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
+  /// on 64-bit systems, in every executor of Boost 1.81 to 1.90; room to spare.
+  static constexpr std::size_t size = 96;
+
+  alignas(std::max_align_t) unsigned char bytes[size];
+  bool used = false;
+  /// A request missed the arena: the completion lives elsewhere, and no later request (a
+  /// strand's invoker, say) may take the arena, which goes when the operation is freed.
+  bool spent = false;
+};
+
+/// The allocator of an `op_completion`: its operation's arena, else Asio's recycling one.
+template <class T>
+class arena_allocator
+{
+public:
+  using value_type = T;
+
+  explicit arena_allocator(completion_arena& arena) noexcept : arena_(&arena) {}
+  template <class U>
+  arena_allocator(const arena_allocator<U>& other) noexcept : arena_(other.arena_)
+  {
+  }
+
+  T* allocate(std::size_t n)
+  {
+    const bool fits = n * sizeof(T) <= completion_arena::size && alignof(T) <= alignof(std::max_align_t);
+    if (!arena_->used && !arena_->spent && fits)
+    {
+      arena_->used = true;
+      return reinterpret_cast<T*>(arena_->bytes);
+    }
+    if (!arena_->used)
+      arena_->spent = true;
+    return boost::asio::recycling_allocator<T>().allocate(n);
+  }
+
+  void deallocate(T* p, std::size_t n)
+  {
+    if (reinterpret_cast<unsigned char*>(p) == arena_->bytes)
+      arena_->used = false;
+    else
+      boost::asio::recycling_allocator<T>().deallocate(p, n);
+  }
+
+  friend bool operator==(const arena_allocator& a, const arena_allocator& b) noexcept
+  {
+    return a.arena_ == b.arena_;
+  }
+  friend bool operator!=(const arena_allocator& a, const arena_allocator& b) noexcept
+  {
+    return a.arena_ != b.arena_;
+  }
+
+private:
+  template <class U>
+  friend class arena_allocator;
+  completion_arena* arena_;
+};
+
+/** What is scheduled on the handler's executor when an operation finishes: it owns the
+    operation (its handler and results still inside), and when invoked frees it and calls
+    the handler; destroyed without being invoked (the context shut down), it frees it. It is
+    allocated for in the operation's arena (see the associated_allocator specialisation at
+    the end of this file). It carries no executor when scheduled on the handler's executor
+    (an associated executor would make Asio wrap it once more); `WithHandlerExecutor` gives
+    it the handler's, for a dispatch through an immediate executor, which goes on to the
+    handler's executor as Asio's own immediate completions do. */
+template <class Op, bool WithHandlerExecutor = false>
+class op_completion
+{
+public:
+  explicit op_completion(Op* op) noexcept : op_(op) {}
+  op_completion(op_completion&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
+  op_completion& operator=(op_completion&&) = delete;
+  ~op_completion()
+  {
+    if (op_)
+      Op::discard(op_);
+  }
+
+  void operator()() { Op::invoke(std::exchange(op_, nullptr)); }
+
+  /// The operation, for the associated_allocator and associated_executor specialisations.
+  Op& op() const noexcept { return *op_; }
+
+private:
+  Op* op_;
+};
+
+} // namespace detail
+} // namespace asio_notify
+
+namespace asio {
+
+/// An operation's completion is allocated for in the operation's arena.
+template <class Op, bool WithHandlerExecutor, class DefaultAllocator>
+struct associated_allocator<asio_notify::detail::op_completion<Op, WithHandlerExecutor>,
+                            DefaultAllocator>
+{
+  using type = asio_notify::detail::arena_allocator<void>;
+
+  static type get(const asio_notify::detail::op_completion<Op, WithHandlerExecutor>& c,
+                  const DefaultAllocator& = DefaultAllocator()) noexcept
+  {
+    return type(c.op().arena());
+  }
+};
+
+/// Dispatched through an immediate executor, a completion goes on to its handler's executor.
+template <class Op, class DefaultExecutor>
+struct associated_executor<asio_notify::detail::op_completion<Op, true>, DefaultExecutor>
+{
+  using type = associated_executor_t<typename Op::handler_type, DefaultExecutor>;
+
+  static type get(const asio_notify::detail::op_completion<Op, true>& c,
+                  const DefaultExecutor& e = DefaultExecutor()) noexcept
+  {
+    return get_associated_executor(c.op().handler(), e);
+  }
+};
+
+} // namespace asio
+
+} // namespace boost
+
+#endif

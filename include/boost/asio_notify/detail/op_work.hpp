@@ -1,0 +1,206 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The executors of a pending operation: the outstanding work it keeps on the I/O executor
+// and on its handler's executor, as Asio's own operations keep it, and how its completion
+// is scheduled on them (posted, deferred, dispatched or through an immediate executor).
+#ifndef BOOST_ASIO_NOTIFY_DETAIL_OP_WORK_HPP
+#define BOOST_ASIO_NOTIFY_DETAIL_OP_WORK_HPP
+
+#include <boost/asio_notify/detail/reactor_op.hpp>
+
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/version.hpp>
+#if BOOST_ASIO_VERSION >= 102800 // Boost 1.82
+#include <boost/asio/associated_immediate_executor.hpp>
+#endif
+#include <boost/asio/defer.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/recycling_allocator.hpp>
+
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/// The type of `prefer(e, outstanding_work.tracked)`.
+template <class Executor>
+using tracked_executor_t = std::decay_t<decltype(boost::asio::prefer(
+    std::declval<const Executor&>(), boost::asio::execution::outstanding_work.tracked))>;
+
+/// The io_context executor `ex` is, or holds type-erased; null for any other executor.
+template <class Executor>
+const boost::asio::io_context::executor_type* io_context_executor(const Executor& ex) noexcept
+{
+  using context_executor = boost::asio::io_context::executor_type;
+  if constexpr (std::is_same_v<Executor, context_executor>)
+    return &ex;
+  else if constexpr (std::is_same_v<Executor, boost::asio::any_io_executor>)
+    return ex.template target<context_executor>();
+  else
+    return nullptr;
+}
+
+/// An object allocated with Asio's recycling allocator: op_work's rarely needed parts,
+/// kept out of line so that the common operation stays small.
+template <class T>
+class recycled_box
+{
+public:
+  recycled_box() = default;
+  template <class... Args>
+  static recycled_box make(Args&&... args)
+  {
+    boost::asio::recycling_allocator<T> alloc;
+    T* p = alloc.allocate(1);
+    try
+    {
+      recycled_box box;
+      box.p_ = new (p) T(std::forward<Args>(args)...);
+      return box;
+    }
+    catch (...)
+    {
+      alloc.deallocate(p, 1);
+      throw;
+    }
+  }
+  recycled_box(recycled_box&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  recycled_box& operator=(recycled_box&& o) noexcept
+  {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~recycled_box()
+  {
+    if (!p_)
+      return;
+    p_->~T();
+    boost::asio::recycling_allocator<T>().deallocate(p_, 1);
+  }
+  explicit operator bool() const noexcept { return p_ != nullptr; }
+  const T& operator*() const noexcept { return *p_; }
+
+private:
+  T* p_ = nullptr;
+};
+
+/** Outstanding work on the I/O executor and on the handler's executor while an operation
+    is pending, as Asio's own operations keep it, and the executor its handler runs on.
+    The common case, a handler without an executor of its own on an io_context's executor,
+    costs one tracked io_context executor (a pointer): a type-erased executor is 56 bytes
+    and copying one with `prefer` is an indirect call. */
+template <class Handler, class IoExecutor>
+class op_work
+{
+public:
+  using handler_executor = boost::asio::associated_executor_t<Handler, IoExecutor>;
+
+  op_work(const Handler& h, const IoExecutor& io)
+  {
+    const auto* context_ex = io_context_executor(io);
+    if constexpr (may_hold_io_context_executor)
+      if (context_ex)
+        context_.emplace(
+            boost::asio::prefer(*context_ex, boost::asio::execution::outstanding_work.tracked));
+    if (!context_ex)
+      io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
+    handler_executor ex = boost::asio::get_associated_executor(h, io);
+    if constexpr (std::is_same_v<handler_executor, IoExecutor>)
+      if (ex == io)
+        return; // the I/O executor's work covers the handler
+    handler_ = handler_box::make(
+        boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
+  }
+
+  /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
+  /// completion_mode; `immediate` is posted).
+  template <class Function>
+  void schedule(Function&& f, completion_mode mode) const
+  {
+    if (handler_)
+      schedule_on(*handler_, std::forward<Function>(f), mode);
+    else
+      schedule_on_io(std::forward<Function>(f), mode);
+  }
+
+#if BOOST_ASIO_VERSION >= 102800 // Boost 1.82: associated immediate executors
+  /// Dispatch `f` (which carries the handler's executor) through the handler's associated
+  /// immediate executor, as Asio completes an operation that finished in its initiating
+  /// function. The default immediate executor is the I/O executor with blocking.never (a
+  /// post); one bound with `bind_immediate_executor` may run the handler at once.
+  template <class Function, class HandlerType>
+  void schedule_immediate(Function&& f, const HandlerType& handler) const
+  {
+    with_io_executor([&](const auto& io) {
+      boost::asio::dispatch(boost::asio::get_associated_immediate_executor(handler, io),
+                            std::forward<Function>(f));
+    });
+  }
+#endif
+
+private:
+  using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
+
+  // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
+  // other executors (a strand, a user's own) the member below is not even declared: an
+  // optional that is never engaged still makes GCC's -O2 flow analysis warn
+  // (-Wmaybe-uninitialized) about reading its payload in the destructor.
+  static constexpr bool may_hold_io_context_executor =
+      std::is_same_v<IoExecutor, boost::asio::io_context::executor_type>
+      || std::is_same_v<IoExecutor, boost::asio::any_io_executor>;
+  struct no_context_executor
+  {
+  };
+  using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
+  using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
+
+  template <class Function>
+  void schedule_on_io(Function&& f, completion_mode mode) const
+  {
+    with_io_executor([&](const auto& io) { schedule_on(io, std::forward<Function>(f), mode); });
+  }
+
+  /// Calls `use` with the tracked I/O executor, whichever member holds it.
+  template <class Use>
+  void with_io_executor(Use&& use) const
+  {
+    if (io_)
+      use(*io_);
+    else if constexpr (may_hold_io_context_executor)
+      use(*context_);
+  }
+
+  template <class Executor, class Function>
+  static void schedule_on(const Executor& ex, Function&& f, completion_mode mode)
+  {
+    if (mode == completion_mode::dispatch)
+      boost::asio::dispatch(ex, std::forward<Function>(f));
+    else if (mode == completion_mode::defer)
+      boost::asio::defer(ex, std::forward<Function>(f));
+    else
+      boost::asio::post(ex, std::forward<Function>(f));
+  }
+
+  std::conditional_t<may_hold_io_context_executor, std::optional<context_executor>,
+                     no_context_executor>
+      context_;
+  io_box io_;
+  handler_box handler_;
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif
