@@ -31,6 +31,10 @@ class basic_datagram_socket : public basic_socket<Protocol, Executor>
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Performer>
   using initiate_result_t = typename base::template initiate_result_t<Token, signature, Performer>;
+  template <class Token, class Buffers>
+  using send_result_t = typename base::template send_result_t<Token, Buffers>;
+  template <class Token, class Buffers>
+  using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
   using typename base::endpoint_type;
@@ -85,12 +89,7 @@ public:
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
                    boost::system::error_code& ec)
   {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->wait_ready(wait_for::write, ec);
-    detail::buffer_array a(buffers);
-    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
-    });
+    return this->sync_send(buffers, flags, ec, false);
   }
 
   /// Send a datagram to `destination`.
@@ -135,12 +134,7 @@ public:
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
                       boost::system::error_code& ec)
   {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return this->wait_ready(wait_for::read, ec);
-    detail::buffer_array a(buffers);
-    return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
-    });
+    return this->sync_receive(buffers, flags, ec, false);
   }
 
   /// Receive a datagram; `sender` is set to where it came from.
@@ -185,13 +179,9 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
+      -> send_result_t<WriteToken, ConstBufferSequence>
   {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
-    else
-      return this->template initiate<signature>(std::forward<WriteToken>(token), detail::write_op,
-                                                detail::send_performer<ConstBufferSequence>{{}, buffers, flags, false});
+    return this->start_send(buffers, flags, std::forward<WriteToken>(token), false);
   }
 
   /// Start an asynchronous send to the connected peer.
@@ -200,7 +190,7 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
+      -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
@@ -243,14 +233,9 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
+      -> receive_result_t<ReadToken, MutableBufferSequence>
   {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return this->async_readiness(std::forward<ReadToken>(token),
-                                   detail::wait_performer<true>{base::receive_readiness(flags)});
-    else
-      return this->template initiate<signature>(std::forward<ReadToken>(token), detail::read_op,
-                                                detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, false});
+    return this->start_receive(buffers, flags, std::forward<ReadToken>(token), false);
   }
 
   /// Start an asynchronous receive from the connected peer.
@@ -259,7 +244,7 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
+      -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }

@@ -35,6 +35,10 @@ class basic_stream_socket : public basic_socket<Protocol, Executor>
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Signature, class Performer>
   using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
+  template <class Token, class Buffers>
+  using send_result_t = typename base::template send_result_t<Token, Buffers>;
+  template <class Token, class Buffers>
+  using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
   using typename base::endpoint_type;
@@ -89,17 +93,7 @@ public:
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
                    boost::system::error_code& ec)
   {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->wait_ready(wait_for::write, ec);
-    detail::buffer_array a(buffers);
-    if (a.total == 0)
-    {
-      this->open_or_fail(ec);
-      return 0;
-    }
-    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
-    });
+    return this->sync_send(buffers, flags, ec, true);
   }
 
   /// Receive data; blocks until at least one byte is received. End of stream is `eof`.
@@ -119,21 +113,7 @@ public:
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
                       boost::system::error_code& ec)
   {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return this->wait_ready(wait_for::read, ec);
-    detail::buffer_array a(buffers);
-    if (a.total == 0)
-    {
-      this->open_or_fail(ec);
-      return 0;
-    }
-    const std::size_t n =
-        this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
-          return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
-        });
-    if (!ec && n == 0)
-      ec = boost::asio::error::eof;
-    return n;
+    return this->sync_receive(buffers, flags, ec, true);
   }
 
   /// Write some data; see `send`.
@@ -165,14 +145,9 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
+      -> send_result_t<WriteToken, ConstBufferSequence>
   {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
-    else
-      return this->template initiate<void(boost::system::error_code, std::size_t)>(
-          std::forward<WriteToken>(token), detail::write_op,
-          detail::send_performer<ConstBufferSequence>{{}, buffers, flags, true});
+    return this->start_send(buffers, flags, std::forward<WriteToken>(token), true);
   }
 
   /// Start an asynchronous send; the handler is `void(error_code, std::size_t)`.
@@ -181,7 +156,7 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send(const ConstBufferSequence& buffers,
                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
+      -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
@@ -192,7 +167,7 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_write_some(const ConstBufferSequence& buffers,
                         WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<ConstBufferSequence, detail::send_performer<ConstBufferSequence>>>
+      -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
@@ -205,15 +180,9 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
+      -> receive_result_t<ReadToken, MutableBufferSequence>
   {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return this->async_readiness(std::forward<ReadToken>(token),
-                                   detail::wait_performer<true>{base::receive_readiness(flags)});
-    else
-      return this->template initiate<void(boost::system::error_code, std::size_t)>(
-          std::forward<ReadToken>(token), detail::read_op,
-          detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, true});
+    return this->start_receive(buffers, flags, std::forward<ReadToken>(token), true);
   }
 
   /// Start an asynchronous receive; the handler is `void(error_code, std::size_t)`.
@@ -222,7 +191,7 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_receive(const MutableBufferSequence& buffers,
                      ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
+      -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
@@ -233,7 +202,7 @@ public:
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_read_some(const MutableBufferSequence& buffers,
                        ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, void(boost::system::error_code, std::size_t), detail::transfer_or_wait_t<MutableBufferSequence, detail::receive_performer<MutableBufferSequence>>>
+      -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
