@@ -356,11 +356,6 @@ bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
   return n > 0 && !ec;
 }
 
-bool would_block(const error_code& ec) noexcept
-{
-  return ec == boost::asio::error::would_block || ec == boost::asio::error::try_again;
-}
-
 } // namespace socket_ops
 } // namespace detail
 } // namespace asio_notify

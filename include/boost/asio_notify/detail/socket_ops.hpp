@@ -17,6 +17,7 @@
 #include <boost/asio_notify/detail/config.hpp>
 #include <boost/asio_notify/registration.hpp>
 
+#include <boost/asio/error.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <cstddef>
@@ -147,7 +148,10 @@ BOOST_ASIO_NOTIFY_DECL bool poll(native_socket_type s, wait_for w, int timeout_m
                                  boost::system::error_code& ec);
 
 /// True for the errors that mean "try again when ready".
-BOOST_ASIO_NOTIFY_DECL bool would_block(const boost::system::error_code& ec) noexcept;
+inline bool would_block(const boost::system::error_code& ec) noexcept
+{
+  return ec == boost::asio::error::would_block || ec == boost::asio::error::try_again;
+}
 
 /** Close a socket. A close that would block leaves the socket open (Windows: `closesocket`
     of a non-blocking socket lingering with unsent data, which is what any socket is after an
