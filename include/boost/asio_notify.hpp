@@ -4,7 +4,11 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// Boost.AsioNotify: a readiness reactor for Boost.Asio built on socket state notifications.
+/** @file
+    Boost.AsioNotify: a readiness reactor for Boost.Asio built on socket state
+    notifications. This header includes every public header: the sockets, the acceptor,
+    `connect`, the protocols (`ip`, `generic`, and `local` where Asio has local sockets),
+    the reactor and the notification port. */
 #ifndef BOOST_ASIO_NOTIFY_HPP
 #define BOOST_ASIO_NOTIFY_HPP
 

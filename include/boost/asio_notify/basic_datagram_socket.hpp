@@ -4,6 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `basic_datagram_socket`: the datagram socket of `ip::udp`, `local::datagram_protocol`
+    and `generic::datagram_protocol` on the notify reactor. */
 #ifndef BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
 #define BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
 
@@ -19,8 +22,38 @@ namespace boost {
 namespace asio_notify {
 
 /** A datagram socket on the notify reactor: `boost::asio::basic_datagram_socket`'s
-    members with the same semantics (a datagram of zero bytes is data, not end of file).
-    Asynchronous operations follow the same rules as `basic_stream_socket`'s. */
+    members with the same semantics. A datagram of zero bytes is data, not end of file;
+    each send sends one datagram and each receive takes one (cut to the buffers' size when
+    it is longer).
+
+    Asynchronous operations take any completion token, use the handler's associated
+    executor, allocator and cancellation slot (cancellation types terminal, partial and
+    total), and never invoke the handler from inside the initiating function unless its
+    associated immediate executor runs it there; see `basic_socket` for what they share.
+
+    On Linux a connected UDP socket reports an ICMP port unreachable as
+    `connection_refused` on a later receive, as with Asio; on Windows it does not (the
+    library turns `SIO_UDP_CONNRESET` off: doc/asio_conformance.md, W2).
+
+    @tparam Protocol The datagram protocol, such as `boost::asio_notify::ip::udp`.
+    @tparam Executor The I/O executor type.
+
+    @par Thread safety
+    Distinct objects: safe. Shared objects: unsafe (one thread at a time, as with Asio);
+    `cancel()` and `close()` may be called while operations are being performed.
+
+    @par Example
+    @code
+    boost::asio_notify::ip::udp::socket socket(
+        ioc, boost::asio::ip::udp::endpoint(boost::asio::ip::udp::v4(), 9000));
+    std::array<char, 1500> data;
+    boost::asio::ip::udp::endpoint sender;
+    socket.async_receive_from(boost::asio::buffer(data), sender,
+                              [&](boost::system::error_code ec, std::size_t n) {
+                                if (!ec)
+                                  socket.send_to(boost::asio::buffer(data, n), sender);
+                              });
+    @endcode */
 template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_datagram_socket : public basic_socket<Protocol, Executor>
 {
@@ -37,10 +70,16 @@ class basic_datagram_socket : public basic_socket<Protocol, Executor>
   using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
+  /// The endpoint type: `Protocol::endpoint`.
   using typename base::endpoint_type;
+  /// The type of the executor the socket's asynchronous operations use.
   using typename base::executor_type;
+  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
   using typename base::native_handle_type;
+  /// The protocol type: `Protocol`.
   using typename base::protocol_type;
+  /// Flags for sends and receives (`message_peek`, `message_out_of_band`,
+  /// `message_do_not_route`), Asio's `socket_base::message_flags`.
   using message_flags = boost::asio::socket_base::message_flags;
 
   /// Rebinds the socket type to another executor.
@@ -55,10 +94,12 @@ public:
   /// optionally opening with a protocol, binding to an endpoint, or owning a native socket.
   using base::base;
 
-  /// Move-construct; `other` is left closed.
+  /// Move-construct: take over `other`'s socket, executor and pending asynchronous
+  /// operations, which go on; `other` is left closed.
   basic_datagram_socket(basic_datagram_socket&& other) noexcept = default;
 
-  /// Move-assign (closing this socket first); `other` is left closed.
+  /// Move-assign: close this socket (its pending operations complete with
+  /// `operation_aborted`), then take over `other` as the move constructor does.
   basic_datagram_socket& operator=(basic_datagram_socket&& other) noexcept = default;
 
   /// Move-construct from a socket of another executor type, or of another protocol
@@ -70,10 +111,30 @@ public:
   {
   }
 
-  /// Destroy the socket: pending operations complete with `operation_aborted`.
+  /// Destroy the socket, closing it: pending operations complete with `operation_aborted`
+  /// (see `~basic_socket`).
   ~basic_datagram_socket() = default;
 
-  /// Send a datagram to the connected peer.
+  /** Send a datagram to the connected peer, blocking until it is sent.
+
+      An empty buffer sequence sends an empty datagram. In `non_blocking(true)` mode it
+      reports `would_block` instead of waiting. With `boost::asio::null_buffers` it waits
+      until the socket is writable and sends nothing.
+
+      @param buffers The datagram's data.
+      @param flags Flags for the system's send.
+
+      @returns The number of bytes sent.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, the system's error otherwise (for example `message_size` for a datagram
+      too long, `connection_refused` after an ICMP port unreachable on Linux).
+
+      @par Example
+      @code
+      socket.connect(peer);
+      socket.send(boost::asio::buffer("ping", 4));
+      @endcode */
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
   {
@@ -83,8 +144,16 @@ public:
     return n;
   }
 
-  /// Send a datagram to the connected peer. With `boost::asio::null_buffers` it waits until
-  /// the socket is writable and sends nothing.
+  /** Send a datagram to the connected peer, blocking until it is sent; see the throwing
+      overload.
+
+      @param buffers The datagram's data; with `boost::asio::null_buffers`, wait until the
+      socket is writable and send nothing.
+      @param flags Flags for the system's send.
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
+      non-blocking mode, the system's error otherwise.
+
+      @returns The number of bytes sent, 0 on failure. */
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
                    boost::system::error_code& ec)
@@ -92,7 +161,26 @@ public:
     return this->sync_send(buffers, flags, ec, false);
   }
 
-  /// Send a datagram to `destination`.
+  /** Send a datagram to `destination`, blocking until it is sent.
+
+      In `non_blocking(true)` mode it reports `would_block` instead of waiting. With
+      `boost::asio::null_buffers` it waits until the socket is writable and sends nothing.
+
+      @param buffers The datagram's data.
+      @param destination Where to send it.
+      @param flags Flags for the system's send.
+
+      @returns The number of bytes sent.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, the system's error otherwise (for example `message_size`).
+
+      @par Example
+      @code
+      socket.send_to(boost::asio::buffer("ping", 4),
+                     boost::asio::ip::udp::endpoint(
+                         boost::asio::ip::make_address("127.0.0.1"), 9000));
+      @endcode */
   template <class ConstBufferSequence>
   std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                       message_flags flags = 0)
@@ -103,8 +191,17 @@ public:
     return n;
   }
 
-  /// Send a datagram to `destination`. With `boost::asio::null_buffers` it waits until the
-  /// socket is writable and sends nothing.
+  /** Send a datagram to `destination`, blocking until it is sent; see the throwing
+      overload.
+
+      @param buffers The datagram's data; with `boost::asio::null_buffers`, wait until the
+      socket is writable and send nothing.
+      @param destination Where to send it.
+      @param flags Flags for the system's send.
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
+      non-blocking mode, the system's error otherwise.
+
+      @returns The number of bytes sent, 0 on failure. */
   template <class ConstBufferSequence>
   std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                       message_flags flags, boost::system::error_code& ec)
@@ -118,7 +215,21 @@ public:
     });
   }
 
-  /// Receive a datagram from the connected peer.
+  /** Receive a datagram, blocking until one arrives; for a connected socket, from its peer.
+
+      A datagram longer than the buffers is cut to their size, the rest discarded; an empty
+      datagram gives 0 bytes (not `eof`). In `non_blocking(true)` mode it reports
+      `would_block` instead of waiting. With `boost::asio::null_buffers` it waits until the
+      socket is readable and leaves the datagram queued.
+
+      @param buffers Where the datagram goes.
+      @param flags Flags for the system's receive, such as `message_peek`.
+
+      @returns The number of bytes received.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, the system's error otherwise (on Linux `connection_refused` after an ICMP
+      port unreachable on a connected socket). */
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
   {
@@ -128,8 +239,15 @@ public:
     return n;
   }
 
-  /// Receive a datagram from the connected peer. With `boost::asio::null_buffers` it waits
-  /// until the socket is readable and leaves the datagram queued.
+  /** Receive a datagram, blocking until one arrives; see the throwing overload.
+
+      @param buffers Where the datagram goes; with `boost::asio::null_buffers`, wait until
+      the socket is readable and leave the datagram queued.
+      @param flags Flags for the system's receive, such as `message_peek`.
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
+      non-blocking mode, the system's error otherwise.
+
+      @returns The number of bytes received, 0 on failure. */
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
                       boost::system::error_code& ec)
@@ -137,7 +255,29 @@ public:
     return this->sync_receive(buffers, flags, ec, false);
   }
 
-  /// Receive a datagram; `sender` is set to where it came from.
+  /** Receive a datagram and the address it came from, blocking until one arrives.
+
+      A datagram longer than the buffers is cut to their size. In `non_blocking(true)` mode
+      it reports `would_block` instead of waiting. With `boost::asio::null_buffers` it waits
+      until the socket is readable, leaves the datagram queued and resets `sender` to
+      `endpoint_type()`, as Asio's does.
+
+      @param buffers Where the datagram goes.
+      @param sender Set to the sender's address.
+      @param flags Flags for the system's receive, such as `message_peek`.
+
+      @returns The number of bytes received.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, the system's error otherwise.
+
+      @par Example
+      @code
+      char data[1500];
+      boost::asio::ip::udp::endpoint sender;
+      std::size_t n = socket.receive_from(boost::asio::buffer(data), sender);
+      socket.send_to(boost::asio::buffer(data, n), sender); // echo
+      @endcode */
   template <class MutableBufferSequence>
   std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                            message_flags flags = 0)
@@ -148,9 +288,17 @@ public:
     return n;
   }
 
-  /// Receive a datagram; `sender` is set to where it came from. With
-  /// `boost::asio::null_buffers` it waits until the socket is readable, leaves the datagram
-  /// queued and resets `sender` to `endpoint_type()`, as Asio's.
+  /** Receive a datagram and the address it came from, blocking until one arrives; see the
+      throwing overload.
+
+      @param buffers Where the datagram goes; with `boost::asio::null_buffers`, wait until
+      the socket is readable, leave the datagram queued and reset `sender`.
+      @param sender Set to the sender's address.
+      @param flags Flags for the system's receive, such as `message_peek`.
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
+      non-blocking mode, the system's error otherwise.
+
+      @returns The number of bytes received, 0 on failure. */
   template <class MutableBufferSequence>
   std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                            message_flags flags, boost::system::error_code& ec)
@@ -172,8 +320,27 @@ public:
     });
   }
 
-  /// Start an asynchronous send to the connected peer; handler `void(error_code, std::size_t)`.
-  /// With `boost::asio::null_buffers` it completes when the socket is writable.
+  /** Start an asynchronous send of a datagram to the connected peer.
+
+      With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
+      writable. This is an initiating function: it returns at once.
+
+      @param buffers The datagram's data. The sequence is copied; the memory it refers to
+      must stay valid until the handler is invoked.
+      @param flags Flags for the system's send.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (for example `message_size`).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
+      socket to become writable completes with `operation_aborted`. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
@@ -184,7 +351,24 @@ public:
     return this->start_send(buffers, flags, std::forward<WriteToken>(token), false);
   }
 
-  /// Start an asynchronous send to the connected peer.
+  /** Start an asynchronous send of a datagram to the connected peer:
+      `async_send(buffers, 0, token)`.
+
+      @param buffers The datagram's data; its memory must stay valid until the handler is
+      invoked.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (for example `message_size`).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
+      socket to become writable completes with `operation_aborted`. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
@@ -195,7 +379,28 @@ public:
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
 
-  /// Start an asynchronous send to `destination`; handler `void(error_code, std::size_t)`.
+  /** Start an asynchronous send of a datagram to `destination`.
+
+      With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
+      writable. This is an initiating function: it returns at once.
+
+      @param buffers The datagram's data. The sequence is copied; the memory it refers to
+      must stay valid until the handler is invoked.
+      @param destination Where to send it; copied.
+      @param flags Flags for the system's send.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (for example `message_size`).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
+      socket to become writable completes with `operation_aborted`. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
@@ -213,7 +418,33 @@ public:
           detail::send_to_performer<ConstBufferSequence, endpoint_type>{{}, buffers, destination, flags});
   }
 
-  /// Start an asynchronous send to `destination`.
+  /** Start an asynchronous send of a datagram to `destination`:
+      `async_send_to(buffers, destination, 0, token)`.
+
+      @param buffers The datagram's data; its memory must stay valid until the handler is
+      invoked.
+      @param destination Where to send it; copied.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (for example `message_size`).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
+      socket to become writable completes with `operation_aborted`.
+
+      @par Example
+      @code
+      socket.async_send_to(boost::asio::buffer(reply), peer,
+                           [](boost::system::error_code ec, std::size_t) {
+                             // the datagram was sent unless ec is set
+                           });
+      @endcode */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
@@ -225,9 +456,31 @@ public:
     return async_send_to(buffers, destination, 0, std::forward<WriteToken>(token));
   }
 
-  /// Start an asynchronous receive from the connected peer; handler
-  /// `void(error_code, std::size_t)`. With `null_buffers` it completes when readable (with
-  /// `message_out_of_band`, on an error condition: datagrams have no out-of-band data).
+  /** Start an asynchronous receive of a datagram; for a connected socket, from its peer.
+
+      A datagram longer than the buffers is cut to their size; an empty one gives 0 bytes.
+      With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
+      readable, leaving the datagram queued (with `message_out_of_band` as well, on an error
+      condition only: datagrams have no out-of-band data). This is an initiating function:
+      it returns at once.
+
+      @param buffers Where the datagram goes. The sequence is copied; the memory it refers
+      to must stay valid until the handler is invoked.
+      @param flags Flags for the system's receive, such as `message_peek`.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (on Linux `connection_refused` after an ICMP port
+      unreachable on a connected socket).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
+      datagram completes with `operation_aborted`. */
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
@@ -238,7 +491,24 @@ public:
     return this->start_receive(buffers, flags, std::forward<ReadToken>(token), false);
   }
 
-  /// Start an asynchronous receive from the connected peer.
+  /** Start an asynchronous receive of a datagram: `async_receive(buffers, 0, token)`.
+
+      @param buffers Where the datagram goes; its memory must stay valid until the handler
+      is invoked.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (on Linux `connection_refused` after an ICMP port
+      unreachable on a connected socket).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
+      datagram completes with `operation_aborted`. */
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
@@ -249,10 +519,32 @@ public:
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
 
-  /// Start an asynchronous receive; `sender` (which must outlive the operation) is set
-  /// to where the datagram came from. Handler `void(error_code, std::size_t)`. With
-  /// `null_buffers` it waits as `async_receive` does and `sender` is reset to
-  /// `endpoint_type()` when the operation starts, as Asio's.
+  /** Start an asynchronous receive of a datagram and the address it came from.
+
+      With `boost::asio::null_buffers` it waits as `async_receive` does, and `sender` is
+      reset to `endpoint_type()` when the operation is launched (with `deferred`, when the
+      deferred operation is invoked), as Asio's does. This is an initiating function: it
+      returns at once.
+
+      @param buffers Where the datagram goes. The sequence is copied; the memory it refers
+      to must stay valid until the handler is invoked.
+      @param sender Set to the sender's address; it must stay valid until the handler is
+      invoked.
+      @param flags Flags for the system's receive, such as `message_peek`.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (on Linux `connection_refused` after an ICMP port
+      unreachable on a connected socket).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
+      datagram completes with `operation_aborted`. */
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
@@ -271,7 +563,35 @@ public:
           detail::receive_from_performer<MutableBufferSequence, endpoint_type>{{}, buffers, &sender, flags});
   }
 
-  /// Start an asynchronous receive; `sender` is set to where the datagram came from.
+  /** Start an asynchronous receive of a datagram and the address it came from:
+      `async_receive_from(buffers, sender, 0, token)`.
+
+      @param buffers Where the datagram goes; its memory must stay valid until the handler
+      is invoked.
+      @param sender Set to the sender's address; it must stay valid until the handler is
+      invoked.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+
+      @par Errors
+      `bad_descriptor` if the socket is closed when the operation starts;
+      `operation_aborted` when cancelled, or when the socket is closed before it completes;
+      the system's error otherwise (on Linux `connection_refused` after an ICMP port
+      unreachable on a connected socket).
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
+      datagram completes with `operation_aborted`.
+
+      @par Example
+      @code
+      socket.async_receive_from(boost::asio::buffer(data), sender,
+                                [&](boost::system::error_code ec, std::size_t n) {
+                                  // n bytes from sender unless ec is set
+                                });
+      @endcode */
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>

@@ -4,6 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `basic_socket`, the base of the stream and datagram sockets, and the documentation of
+    the members that sockets and acceptors share (declared in `detail/socket_object.hpp`). */
 #ifndef BOOST_ASIO_NOTIFY_BASIC_SOCKET_HPP
 #define BOOST_ASIO_NOTIFY_BASIC_SOCKET_HPP
 
@@ -44,26 +47,68 @@ constexpr bool is_token_v = !is_context_v<std::remove_reference_t<T>> && !is_exe
 
 } // namespace detail
 
-/** The functionality common to stream and datagram sockets on the notify reactor: the
-    members of `boost::asio::basic_socket`, with the same semantics.
+/** The members common to stream and datagram sockets on the notify reactor: those of
+    `boost::asio::basic_socket`, with the same semantics.
 
-    The socket is served by the `reactor` of its executor's execution context.
-    Thread safety: distinct objects are safe; a shared object is not, except that
-    `cancel` and `close` may race with operations that are in progress. */
+    A socket is served by the `reactor` of its executor's execution context, which the
+    context's first socket creates. The socket owns its native socket: it opens it (or takes
+    it over with `assign`), registers it with the reactor's notification port when an
+    asynchronous operation first has to wait, and closes it.
+
+    Asynchronous operations take any completion token and use the handler's associated
+    executor, allocator and cancellation slot, as Asio's do. A handler is never invoked from
+    inside its initiating function, unless its associated immediate executor (Boost 1.82 and
+    later, `boost::asio::bind_immediate_executor`) runs it there. An operation started on a
+    closed socket completes with `boost::asio::error::bad_descriptor`; `cancel()`, `close()`,
+    move assignment and the destructor complete the pending ones with
+    `boost::asio::error::operation_aborted`. When the execution context is destroyed first,
+    pending handlers are destroyed without being invoked.
+
+    Each function with an `error_code&` parameter reports failure there; its overload
+    without one throws `boost::system::system_error` instead.
+
+    Besides the members below, a socket has those of `boost::asio::socket_base` (message
+    flags, wait and shutdown types, socket options), which it derives from.
+
+    @tparam Protocol The protocol, such as `boost::asio_notify::ip::tcp`.
+    @tparam Executor The I/O executor type.
+
+    @par Thread safety
+    Distinct objects: safe. Shared objects: unsafe, as with Asio's sockets: call one socket's
+    members from one thread at a time (a strand, or a single thread running the context).
+    `cancel()` and `close()` may be called while the socket's asynchronous operations are
+    being performed by the reactor on other threads.
+
+    @par Example
+    @code
+    boost::asio::io_context ioc;
+    boost::asio_notify::ip::tcp::socket socket(ioc);
+    socket.async_connect(
+        boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 8080),
+        [](boost::system::error_code ec) {
+          // connected unless ec is set
+        });
+    ioc.run();
+    @endcode */
 template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_socket : public detail::socket_object<Protocol, Executor>
 {
   using base = detail::socket_object<Protocol, Executor>;
 
 protected:
-  // The result type of an initiating function (see socket_object::initiate_result_t).
+  /// The result type of an initiating function that completes with `Signature`: what
+  /// `boost::asio::async_initiate` returns for `Token` (see `socket_object::initiate_result_t`).
   template <class Token, class Signature, class Performer>
   using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
 
 public:
+  /// The endpoint type: `Protocol::endpoint`.
   using typename base::endpoint_type;
+  /// The type of the executor the socket's asynchronous operations use.
   using typename base::executor_type;
+  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
   using typename base::native_handle_type;
+  /// The protocol type: `Protocol`.
   using typename base::protocol_type;
 
   /// A basic_socket is always the lowest layer.
@@ -77,13 +122,30 @@ public:
     using other = basic_socket<Protocol, Executor1>;
   };
 
-  /// Get a reference to the lowest layer (this object).
+  /// Get a reference to the lowest layer: this object, which layered streams such as
+  /// `boost::asio::ssl::stream` reach through their own `lowest_layer()`.
   lowest_layer_type& lowest_layer() noexcept { return *this; }
 
-  /// Get a const reference to the lowest layer (this object).
+  /// Get a const reference to the lowest layer: this object.
   const lowest_layer_type& lowest_layer() const noexcept { return *this; }
 
-  /// Connect the socket to the specified endpoint, opening it first if needed.
+  /** Connect the socket to `peer`, blocking until the connection is made or fails.
+
+      A closed socket is opened first, with `peer.protocol()`; it stays open if the connect
+      then fails. The call waits for the connection even in `non_blocking(true)` mode, as
+      Asio's does.
+
+      @param peer The remote endpoint.
+
+      @throws boost::system::system_error Thrown on failure: the error of `open`, or of the
+      connection (for example `boost::asio::error::connection_refused`).
+
+      @par Example
+      @code
+      boost::asio_notify::ip::tcp::socket socket(ioc);
+      socket.connect(boost::asio::ip::tcp::endpoint(
+          boost::asio::ip::make_address("127.0.0.1"), 8080));
+      @endcode */
   void connect(const endpoint_type& peer)
   {
     boost::system::error_code ec;
@@ -91,7 +153,15 @@ public:
     detail::throw_if(ec, "connect");
   }
 
-  /// Connect the socket to the specified endpoint, opening it first if needed.
+  /** Connect the socket to `peer`, blocking until the connection is made or fails.
+
+      A closed socket is opened first, with `peer.protocol()`; it stays open if the connect
+      then fails. The call waits for the connection even in `non_blocking(true)` mode, as
+      Asio's does.
+
+      @param peer The remote endpoint.
+      @param ec Set to the error of `open` or of the connection (for example
+      `boost::asio::error::connection_refused`), or cleared on success. */
   BOOST_ASIO_SYNC_OP_VOID connect(const endpoint_type& peer, boost::system::error_code& ec)
   {
     if (!this->is_open())
@@ -109,8 +179,34 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /** Start an asynchronous connect, opening the socket first if needed. The handler is
-      `void(error_code)`. Cancellation: terminal, partial, total. */
+  /** Start an asynchronous connect to `peer`.
+
+      A closed socket is opened first, with `peer.protocol()`, inside this call; if that
+      fails, the operation completes with the error of `open`. The socket stays open if the
+      connect fails. This is an initiating function: it returns at once.
+
+      @param peer The remote endpoint; copied, it need not outlive the call.
+      @param token The completion token that makes the handler (a function object, or
+      `boost::asio::use_future`, `use_awaitable`, `deferred`, ...).
+
+      @par Completion signature
+      @code void(boost::system::error_code ec) @endcode
+
+      @par Errors
+      The connection's error (for example `boost::asio::error::connection_refused`);
+      `operation_aborted` when cancelled, or when the socket is closed before it completes.
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`: a connect still pending
+      completes with `operation_aborted` (the socket stays open).
+
+      @par Example
+      @code
+      socket.async_connect(endpoint, [](boost::system::error_code ec) {
+        if (!ec)
+          std::puts("connected");
+      });
+      @endcode */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
                 ConnectToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_connect(const endpoint_type& peer,
@@ -126,7 +222,18 @@ public:
         detail::unless_failed<detail::connect_performer<endpoint_type>>{{peer}, ec});
   }
 
-  /// Disable sends or receives on the socket.
+  /** Disable sends, receives or both on the socket (`shutdown`).
+
+      @param what `shutdown_send`, `shutdown_receive` or `shutdown_both` (of
+      `boost::asio::socket_base`).
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, `not_connected` if it is not connected.
+
+      @par Example
+      @code
+      socket.shutdown(boost::asio::socket_base::shutdown_send); // the peer reads eof
+      @endcode */
   void shutdown(boost::asio::socket_base::shutdown_type what)
   {
     boost::system::error_code ec;
@@ -134,7 +241,11 @@ public:
     detail::throw_if(ec, "shutdown");
   }
 
-  /// Disable sends or receives on the socket.
+  /** Disable sends, receives or both on the socket (`shutdown`).
+
+      @param what `shutdown_send`, `shutdown_receive` or `shutdown_both`.
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `not_connected` if
+      it is not connected. */
   BOOST_ASIO_SYNC_OP_VOID shutdown(boost::asio::socket_base::shutdown_type what,
                                    boost::system::error_code& ec)
   {
@@ -143,7 +254,12 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Get the remote endpoint of the socket.
+  /** Get the address of the connected peer.
+
+      @returns The peer's endpoint.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
+      is closed, `not_connected` if it is not connected. */
   endpoint_type remote_endpoint() const
   {
     boost::system::error_code ec;
@@ -152,7 +268,11 @@ public:
     return ep;
   }
 
-  /// Get the remote endpoint of the socket.
+  /** Get the address of the connected peer.
+
+      @param ec Set on failure: `bad_descriptor` if the socket is closed, `not_connected` if
+      it is not connected.
+      @returns The peer's endpoint, or a default-constructed endpoint on failure. */
   endpoint_type remote_endpoint(boost::system::error_code& ec) const
   {
     endpoint_type ep;
@@ -166,7 +286,10 @@ public:
     return ep;
   }
 
-  /// The number of bytes that may be read without blocking.
+  /** The number of bytes that may be read without blocking (`FIONREAD`).
+
+      @throws boost::system::system_error Thrown on failure (`bad_descriptor` if the socket
+      is closed). */
   std::size_t available() const
   {
     boost::system::error_code ec;
@@ -175,13 +298,19 @@ public:
     return n;
   }
 
-  /// The number of bytes that may be read without blocking.
+  /** The number of bytes that may be read without blocking (`FIONREAD`).
+
+      @param ec Set on failure (`bad_descriptor` if the socket is closed).
+      @returns The number of bytes, 0 on failure. */
   std::size_t available(boost::system::error_code& ec) const
   {
     return this->open_or_fail(ec) ? detail::socket_ops::available(this->own_.socket, ec) : 0;
   }
 
-  /// Whether the socket is at the out-of-band data mark.
+  /** Whether the socket's read position is at the out-of-band data mark (`sockatmark`).
+
+      @throws boost::system::system_error Thrown on failure (`bad_descriptor` if the socket
+      is closed). */
   bool at_mark() const
   {
     boost::system::error_code ec;
@@ -190,49 +319,100 @@ public:
     return b;
   }
 
-  /// Whether the socket is at the out-of-band data mark.
+  /** Whether the socket's read position is at the out-of-band data mark (`sockatmark`).
+
+      @param ec Set on failure (`bad_descriptor` if the socket is closed).
+      @returns True at the mark; false otherwise and on failure. */
   bool at_mark(boost::system::error_code& ec) const
   {
     return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->own_.socket, ec);
   }
 
-  /// Construct a closed socket using `ex` for its operations.
+  /** Construct a closed socket whose operations use `ex`.
+
+      The first socket of an execution context creates its `reactor`, with options from the
+      environment (`reactor_options_from_environment`), unless the program made it first.
+
+      @param ex The I/O executor: of an `io_context` (or a strand of one), a `thread_pool`,
+      or any executor whose `execution::context` query gives the execution context.
+
+      @throws boost::system::system_error Thrown when the reactor cannot be created (for
+      example `invalid_argument` for a bad `BOOST_ASIO_NOTIFY_REACTOR` value). */
   explicit basic_socket(const executor_type& ex) : base(ex) {}
 
-  /// Construct a closed socket using the context's executor.
+  /** Construct a closed socket whose operations use `context.get_executor()`.
+
+      @param context The execution context, such as a `boost::asio::io_context`.
+
+      @throws boost::system::system_error Thrown when the context's reactor cannot be
+      created (see the constructor from an executor). */
   template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   explicit basic_socket(ExecutionContext& context) : base(context.get_executor())
   {
   }
 
-  /// Construct and open a socket.
+  /** Construct a socket and open it with `protocol`.
+
+      @param ex The I/O executor.
+      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
+
+      @throws boost::system::system_error Thrown when the socket cannot be opened (for
+      example `address_family_not_supported`) or the reactor cannot be created. */
   basic_socket(const executor_type& ex, const protocol_type& protocol) : base(ex)
   {
     this->open(protocol);
   }
 
-  /// Construct and open a socket.
+  /** Construct a socket on `context.get_executor()` and open it with `protocol`.
+
+      @param context The execution context.
+      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
+
+      @throws boost::system::system_error Thrown when the socket cannot be opened or the
+      reactor cannot be created. */
   template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const protocol_type& protocol)
       : basic_socket(context.get_executor(), protocol)
   {
   }
 
-  /// Construct a socket opened and bound to `endpoint`.
+  /** Construct a socket, open it with `endpoint.protocol()` and bind it to `endpoint`.
+
+      @param ex The I/O executor.
+      @param endpoint The local endpoint (port 0: the system picks one).
+
+      @throws boost::system::system_error Thrown when the socket cannot be opened or bound
+      (for example `address_in_use`), or the reactor cannot be created. */
   basic_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex)
   {
     this->open(endpoint.protocol());
     this->bind(endpoint);
   }
 
-  /// Construct a socket opened and bound to `endpoint`.
+  /** Construct a socket on `context.get_executor()`, open it with `endpoint.protocol()` and
+      bind it to `endpoint`.
+
+      @param context The execution context.
+      @param endpoint The local endpoint.
+
+      @throws boost::system::system_error Thrown when the socket cannot be opened or bound,
+      or the reactor cannot be created. */
   template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const endpoint_type& endpoint)
       : basic_socket(context.get_executor(), endpoint)
   {
   }
 
-  /// Construct a socket owning an existing native socket.
+  /** Construct a socket that takes ownership of the open native socket `native` (see
+      `assign`).
+
+      @param ex The I/O executor.
+      @param protocol The native socket's protocol.
+      @param native The native socket; the object closes it.
+
+      @throws boost::system::system_error Thrown when `native` is not an open socket
+      (`bad_descriptor`, or on POSIX `not_socket` for another kind of descriptor), or the
+      reactor cannot be created. */
   basic_socket(const executor_type& ex, const protocol_type& protocol,
                const native_handle_type& native)
       : base(ex)
@@ -240,7 +420,15 @@ public:
     this->assign(protocol, native);
   }
 
-  /// Construct a socket owning an existing native socket.
+  /** Construct a socket on `context.get_executor()` that takes ownership of the open native
+      socket `native` (see `assign`).
+
+      @param context The execution context.
+      @param protocol The native socket's protocol.
+      @param native The native socket; the object closes it.
+
+      @throws boost::system::system_error Thrown when `native` is not an open socket, or the
+      reactor cannot be created. */
   template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const protocol_type& protocol,
                const native_handle_type& native)
@@ -248,13 +436,18 @@ public:
   {
   }
 
-  /// Move-construct; `other` is left closed.
+  /// Move-construct: take over the other socket, its executor and its pending asynchronous
+  /// operations, which go on; the other object is left closed.
   basic_socket(basic_socket&&) noexcept = default;
 
-  /// Move-assign (closing this socket first); `other` is left closed.
+  /// Move-assign: close this socket (its pending operations complete with
+  /// `operation_aborted`), then take over the other one as the move constructor does.
   basic_socket& operator=(basic_socket&&) noexcept = default;
 
-  /// Destroy the socket: pending operations complete with `operation_aborted`.
+  /** Destroy the socket, closing it: pending asynchronous operations complete with
+      `operation_aborted`. As Asio's destructor does, it first turns off a `linger` option
+      the program set, so that destruction neither blocks nor resets the connection (an
+      explicit `close()` honours it). Errors are ignored. */
   ~basic_socket() = default;
 
 protected:
@@ -269,6 +462,7 @@ protected:
   {
   }
 
+  /// What a readiness wait waits for: reading, writing, or an error condition.
   using wait_for = detail::socket_ops::wait_for;
 
   /** Start a `null_buffers` operation: `perf` (a `wait_performer<true>`, or one derived
@@ -381,6 +575,341 @@ protected:
   template <class, class> friend class basic_socket;
 };
 
+// The members sockets and acceptors share are declared in their common base,
+// detail::socket_object (detail/socket_object.hpp); they are documented here, with the
+// public classes, by Doxygen's @fn. tools/reference.py shows them as members of
+// basic_socket and basic_socket_acceptor, and fails when one of these blocks matches no
+// declaration.
+
+/** @fn detail::socket_object::executor_type detail::socket_object::get_executor() const
+    Get the executor associated with the object: the one its asynchronous operations use,
+    and their handlers' unless a handler has an associated executor of its own.
+
+    @returns A copy of the executor (by value, where Asio's returns a reference:
+    doc/asio_conformance.md, C4). */
+
+/** @fn void detail::socket_object::open(const protocol_type& protocol)
+    Open the socket with `protocol`. The native socket is created close-on-exec (on
+    Windows, not inheritable).
+
+    @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`; the default
+    is `protocol_type()`, for protocols that have one.
+
+    @throws boost::system::system_error Thrown on failure: `already_open` if the object is
+    open, the system's error otherwise (for example `address_family_not_supported`).
+
+    @par Example
+    @code
+    boost::asio_notify::ip::tcp::socket socket(ioc);
+    socket.open(boost::asio_notify::ip::tcp::v4());
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::open(const protocol_type& protocol, boost::system::error_code& ec)
+    Open the socket with `protocol`. The native socket is created close-on-exec (on
+    Windows, not inheritable).
+
+    @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
+    @param ec Set on failure: `already_open` if the object is open, the system's error
+    otherwise (for example `address_family_not_supported`). */
+
+/** @fn void detail::socket_object::assign(const protocol_type& protocol, const native_handle_type& native)
+    Take ownership of an existing native socket, which must be open; the object closes it
+    from then on. Unlike Asio, which accepts any descriptor its reactor can register, only a
+    socket is accepted (doc/asio_conformance.md, B8).
+
+    @param protocol The native socket's protocol.
+    @param native The native socket.
+
+    @throws boost::system::system_error Thrown on failure: `already_open` if the object is
+    open, `bad_descriptor` if `native` is not an open socket (on POSIX, `not_socket` for a
+    descriptor of another kind). */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::assign(const protocol_type& protocol, const native_handle_type& native, boost::system::error_code& ec)
+    Take ownership of an existing native socket, which must be open; the object closes it
+    from then on.
+
+    @param protocol The native socket's protocol.
+    @param native The native socket.
+    @param ec Set on failure: `already_open` if the object is open, `bad_descriptor` if
+    `native` is not an open socket (on POSIX, `not_socket` for a descriptor of another
+    kind). */
+
+/** @fn bool detail::socket_object::is_open() const
+    Whether the object holds an open socket. */
+
+/** @fn void detail::socket_object::close()
+    Close the socket.
+
+    Pending asynchronous operations complete with `operation_aborted` (their handlers are
+    posted, never invoked inside `close`). The socket's registration with the reactor's port
+    is removed, and the reactor frees its state for the socket only once the port has
+    confirmed the removal, so that no notification reaches freed memory. A `linger` option
+    set with `set_option` is honoured; a close that would block (Windows: a non-blocking
+    socket lingering with unsent data) is retried in blocking mode, as Asio does. Closing a
+    closed object does nothing and succeeds.
+
+    For a portable graceful close of a connected socket, call `shutdown()` first.
+
+    @throws boost::system::system_error Thrown when the system's close fails; the object
+    is closed all the same. */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::close(boost::system::error_code& ec)
+    Close the socket: pending asynchronous operations complete with `operation_aborted`.
+    See `close()`; closing a closed object does nothing and succeeds.
+
+    @param ec Set when the system's close fails; the object is closed all the same. */
+
+/** @fn native_handle_type detail::socket_object::release()
+    Release ownership of the native socket and return it, still open; the object is closed
+    afterwards. Pending asynchronous operations complete with `operation_aborted`, and the
+    socket's registration with the reactor's port is removed. The native socket may be left
+    in non-blocking mode (asynchronous operations set it). Works on every Windows version
+    (Asio's needs Windows 8.1).
+
+    @returns The native socket, which the caller now owns.
+
+    @throws boost::system::system_error Thrown with `bad_descriptor` if the object is
+    closed. */
+
+/** @fn native_handle_type detail::socket_object::release(boost::system::error_code& ec)
+    Release ownership of the native socket and return it, still open; see `release()`.
+
+    @param ec Set to `bad_descriptor` if the object is closed.
+    @returns The native socket, or the invalid socket value on failure. */
+
+/** @fn native_handle_type detail::socket_object::native_handle() const
+    Get the native socket, for system calls the library does not make; the object still
+    owns it.
+
+    @returns The native socket, or the invalid socket value (-1 on POSIX, `INVALID_SOCKET`
+    on Windows) when the object is closed. */
+
+/** @fn void detail::socket_object::cancel()
+    Cancel every asynchronous operation pending on the socket: each completes with
+    `operation_aborted` (its handler posted). Operations that have finished already keep
+    their results. The socket stays open.
+
+    @throws boost::system::system_error Thrown with `bad_descriptor` if the object is
+    closed. */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::cancel(boost::system::error_code& ec)
+    Cancel every asynchronous operation pending on the socket: each completes with
+    `operation_aborted`. The socket stays open.
+
+    @param ec Set to `bad_descriptor` if the object is closed. */
+
+/** @fn void detail::socket_object::bind(const endpoint_type& endpoint)
+    Bind the socket to a local endpoint.
+
+    @param endpoint The local endpoint (port 0: the system picks one, which
+    `local_endpoint()` then tells).
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, the system's error otherwise (for example `address_in_use`).
+
+    @par Example
+    @code
+    socket.open(boost::asio_notify::ip::udp::v4());
+    socket.bind(boost::asio::ip::udp::endpoint(boost::asio::ip::udp::v4(), 0));
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::bind(const endpoint_type& endpoint, boost::system::error_code& ec)
+    Bind the socket to a local endpoint.
+
+    @param endpoint The local endpoint.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+    otherwise (for example `address_in_use`). */
+
+/** @fn void detail::socket_object::set_option(const SettableSocketOption& option)
+    Set a socket option: one of `boost::asio::socket_base`'s (`reuse_address`, `linger`,
+    `receive_buffer_size`, ...), a protocol's (`boost::asio::ip::tcp::no_delay`,
+    `boost::asio::ip::v6_only`, ...), or any type meeting Asio's SettableSocketOption.
+    `socket_base::enable_connection_aborted` is kept by the object and never reaches the
+    system, as in Asio.
+
+    @param option The option and its value.
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, the system's error otherwise.
+
+    @par Example
+    @code
+    socket.set_option(boost::asio::ip::tcp::no_delay(true));
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::set_option(const SettableSocketOption& option, boost::system::error_code& ec)
+    Set a socket option; see the throwing overload.
+
+    @param option The option and its value.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+    otherwise. */
+
+/** @fn void detail::socket_object::get_option(GettableSocketOption& option) const
+    Read a socket option into `option`. On Linux the send and receive buffer sizes read
+    back as set (the kernel doubles them; the value is halved, as Asio does);
+    `socket_base::enable_connection_aborted` comes from the object.
+
+    @param option The option to read; its value is set.
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, the system's error otherwise.
+
+    @par Example
+    @code
+    boost::asio::socket_base::receive_buffer_size size;
+    socket.get_option(size);
+    int bytes = size.value();
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::get_option(GettableSocketOption& option, boost::system::error_code& ec) const
+    Read a socket option into `option`; see the throwing overload.
+
+    @param option The option to read; its value is set on success.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+    otherwise. */
+
+/** @fn void detail::socket_object::io_control(IoControlCommand& command)
+    Perform an I/O control command on the socket, such as
+    `boost::asio::socket_base::bytes_readable`. A `FIONBIO` command sets the mode that
+    `non_blocking()` reports, as Asio takes it.
+
+    @param command The command; its result, if any, is written into it.
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, the system's error otherwise.
+
+    @par Example
+    @code
+    boost::asio::socket_base::bytes_readable command(true);
+    socket.io_control(command);
+    std::size_t bytes = command.get();
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::io_control(IoControlCommand& command, boost::system::error_code& ec)
+    Perform an I/O control command on the socket; see the throwing overload.
+
+    @param command The command; its result, if any, is written into it.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+    otherwise. */
+
+/** @fn bool detail::socket_object::non_blocking() const
+    Whether synchronous operations report `would_block` instead of waiting: the mode set by
+    `non_blocking(true)` (or a `FIONBIO` io control). False for a closed object. */
+
+/** @fn void detail::socket_object::non_blocking(bool mode)
+    Set whether synchronous operations (`send`, `receive`, `accept`, `wait`, ...) report
+    `boost::asio::error::would_block` instead of waiting; `connect` waits all the same, as
+    Asio's does. The native socket's own mode follows: `true` makes it non-blocking,
+    `false` puts it back in blocking mode (asynchronous operations started later make it
+    non-blocking again). Asynchronous operations are not affected.
+
+    @param mode True for non-blocking synchronous operations.
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, the system's error otherwise. */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::non_blocking(bool mode, boost::system::error_code& ec)
+    Set whether synchronous operations report `would_block` instead of waiting; see
+    `non_blocking(bool)`.
+
+    @param mode True for non-blocking synchronous operations.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+    otherwise. */
+
+/** @fn bool detail::socket_object::native_non_blocking() const
+    Whether the native socket was put in non-blocking mode by an asynchronous operation or
+    by `native_non_blocking(true)`. As with Asio, `non_blocking(true)` alone does not count,
+    although it makes the native socket non-blocking too. False for a closed object. */
+
+/** @fn void detail::socket_object::native_non_blocking(bool mode)
+    Set the native socket's non-blocking mode, for code that makes system calls on
+    `native_handle()` itself (Asio's rules: asynchronous operations started later make it
+    non-blocking again).
+
+    @param mode The native socket's mode.
+
+    @throws boost::system::system_error Thrown on failure: `invalid_argument` for `false`
+    while `non_blocking()` is true, `bad_descriptor` if the object is closed, the system's
+    error otherwise. */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::native_non_blocking(bool mode, boost::system::error_code& ec)
+    Set the native socket's non-blocking mode; see `native_non_blocking(bool)`.
+
+    @param mode The native socket's mode.
+    @param ec Set on failure: `invalid_argument` for `false` while `non_blocking()` is true,
+    `bad_descriptor` if the object is closed, the system's error otherwise. */
+
+/** @fn endpoint_type detail::socket_object::local_endpoint() const
+    Get the socket's local address (`getsockname`): after a bind to port 0, the port the
+    system picked.
+
+    @returns The local endpoint.
+
+    @throws boost::system::system_error Thrown on failure (`bad_descriptor` if the object is
+    closed). */
+
+/** @fn endpoint_type detail::socket_object::local_endpoint(boost::system::error_code& ec) const
+    Get the socket's local address (`getsockname`).
+
+    @param ec Set on failure (`bad_descriptor` if the object is closed).
+    @returns The local endpoint, or a default-constructed endpoint on failure. */
+
+/** @fn void detail::socket_object::wait(wait_type w)
+    Block until the socket is ready to read (`wait_read`), ready to write (`wait_write`), or
+    has an error condition or urgent data (`wait_error`), with a `poll`. In
+    `non_blocking(true)` mode it only looks, as Asio's does: `would_block` if not ready.
+
+    @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+
+    @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+    closed, `would_block` in non-blocking mode when the socket is not ready.
+
+    @par Example
+    @code
+    socket.wait(boost::asio::socket_base::wait_read);
+    std::size_t n = socket.available();
+    @endcode */
+
+/** @fn BOOST_ASIO_SYNC_OP_VOID detail::socket_object::wait(wait_type w, boost::system::error_code& ec)
+    Block until the socket is ready for `w`; in `non_blocking(true)` mode only look. See
+    `wait(wait_type)`.
+
+    @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+    @param ec Set on failure: `bad_descriptor` if the object is closed, `would_block` in
+    non-blocking mode when the socket is not ready. */
+
+/** @fn auto detail::socket_object::async_wait(wait_type w, WaitToken&& token)
+    Start an asynchronous wait until the socket is ready to read (`wait_read`: data, end of
+    stream, or for an acceptor a connection to accept), ready to write (`wait_write`), or
+    has an error condition (`wait_error`). Nothing is read or written: readiness is the
+    result, for code that makes its own system calls on `native_handle()` (a C library
+    such as libcurl). This is an initiating function: it returns at once.
+
+    `wait_error` completes on an error or a hang-up, and at once when TCP urgent data is
+    waiting already; urgent data arriving while it is pending is not reported (socket state
+    notifications have no such condition: README, "Differences from stock Asio").
+
+    @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec) @endcode
+
+    @par Errors
+    `operation_aborted` when cancelled, or when the object is closed before it completes;
+    `bad_descriptor` if it was closed when the wait started.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal`, `partial` and `total`.
+
+    @par Example
+    @code
+    socket.async_wait(boost::asio::socket_base::wait_read,
+                      [&](boost::system::error_code ec) {
+                        if (!ec)
+                          read_with_my_library(socket.native_handle());
+                      });
+    @endcode */
 
 } // namespace asio_notify
 } // namespace boost

@@ -4,20 +4,25 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The free connect and async_connect functions: every overload of Boost.Asio's
-// (boost/asio/connect.hpp), for Boost.AsioNotify's sockets, with Asio's semantics.
-//
-// - The range forms take an endpoint sequence (`boost::asio::is_endpoint_sequence`, for
-//   instance resolver results) and give the endpoint connected to; the iterator forms take
-//   [begin, end), or a lone `begin` whose end is a value-initialised iterator (the legacy
-//   forms, offered where Asio offers them: !BOOST_ASIO_NO_DEPRECATED and Asio before 1.33),
-//   and give the iterator of the endpoint connected to, or `end`.
-// - A connect condition is called as `condition(ec, *it)` before each endpoint is tried, with
-//   the error of the last attempt (clear before the first): `false` skips the endpoint. A
-//   legacy condition, `Iterator condition(ec, it)`, instead returns the next iterator to try.
-// - The socket is closed before each attempt (and the attempt reopens it). On failure the
-//   error is the last attempt's, or `boost::asio::error::not_found` when no endpoint was
-//   tried.
+/** @file
+    The free `connect` and `async_connect` functions: every overload of Boost.Asio's
+    (`boost/asio/connect.hpp`), for Boost.AsioNotify's sockets, with Asio's semantics.
+    `boost::asio::connect` does not take this library's sockets (its templates name Asio's
+    `basic_socket`): call `boost::asio_notify::connect`, or call `connect` unqualified and
+    let argument-dependent lookup find it (doc/asio_conformance.md, C1).
+
+    - The range forms take an endpoint sequence (`boost::asio::is_endpoint_sequence`, for
+      instance resolver results) and give the endpoint connected to; the iterator forms take
+      [begin, end), or a lone `begin` whose end is a value-initialised iterator (the legacy
+      forms, offered where Asio offers them: without `BOOST_ASIO_NO_DEPRECATED`, Asio before
+      1.33), and give the iterator of the endpoint connected to, or `end`.
+    - A connect condition is called as `condition(ec, *it)` before each endpoint is tried,
+      with the error of the last attempt (clear before the first): `false` skips the
+      endpoint. A legacy condition, `Iterator condition(ec, it)`, instead returns the next
+      iterator to try.
+    - The socket is closed before each attempt (and the attempt reopens it). On failure the
+      error is the last attempt's, or `boost::asio::error::not_found` when no endpoint was
+      tried. */
 #ifndef BOOST_ASIO_NOTIFY_CONNECT_HPP
 #define BOOST_ASIO_NOTIFY_CONNECT_HPP
 
@@ -344,12 +349,20 @@ typename Protocol::endpoint connected_endpoint(const Iterator& it,
 // ---- connect ---------------------------------------------------------------------------------
 
 /** Connect `s` to the first endpoint of [begin, end) that `connect_condition` accepts and
-    that accepts the connection. Before each attempt the condition is called as
-    `bool(const error_code& last_error, const endpoint& next)` (`last_error` clear before the
-    first attempt); `false` skips the endpoint. A legacy condition,
+    that accepts the connection, blocking, with the socket's `connect`; the socket is closed
+    before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints.
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt
+    (`last_error` is clear before the first): `false` skips the endpoint. A legacy condition,
     `Iterator(const error_code&, Iterator next)`, returns the next iterator to try instead.
-    Returns its iterator, or `end` on failure, when `ec` holds the last attempt's error
-    (`not_found` if none was tried). */
+    @param ec Set to the last attempt's error on failure (`not_found` if no endpoint was
+    tried), cleared on success.
+
+    @returns The iterator of the endpoint connected to, or `end` on failure. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
 Iterator connect(
     basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
@@ -362,8 +375,19 @@ Iterator connect(
 }
 
 /** Connect `s` to the first endpoint of [begin, end) that `connect_condition` accepts and
-    that accepts the connection; returns its iterator. Throws `boost::system::system_error`
-    with the last attempt's error, or `not_found` if no endpoint was tried. */
+    that accepts the connection, blocking; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints.
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt: `false`
+    skips the endpoint (a legacy condition returns the next iterator to try instead).
+
+    @returns The iterator of the endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error, or
+    `not_found` if no endpoint was tried. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
 Iterator connect(
     basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
@@ -377,12 +401,18 @@ Iterator connect(
   return it;
 }
 
-/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and that
-    accepts the connection. Before each attempt the condition is called as
-    `bool(const error_code& last_error, const endpoint& next)` (`last_error` clear before the
-    first attempt); `false` skips the endpoint. Returns the endpoint connected to, or a
-    default endpoint on failure, when `ec` holds the last attempt's error (`not_found` if no
-    endpoint was tried). */
+/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and
+    that accepts the connection, blocking; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param endpoints The endpoints to try, in order (for instance resolver results).
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt
+    (`last_error` is clear before the first): `false` skips the endpoint.
+    @param ec Set to the last attempt's error on failure (`not_found` if no endpoint was
+    tried), cleared on success.
+
+    @returns The endpoint connected to, or a default-constructed endpoint on failure. */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
 typename Protocol::endpoint connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
@@ -397,9 +427,28 @@ typename Protocol::endpoint connect(
   return detail::connected_endpoint<Protocol>(it, ec);
 }
 
-/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and that
-    accepts the connection; returns it. Throws `boost::system::system_error` with the last
-    attempt's error, or `not_found` if no endpoint was tried. */
+/** Connect `s` to the first endpoint of `endpoints` that `connect_condition` accepts and
+    that accepts the connection, blocking; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param endpoints The endpoints to try, in order (for instance resolver results).
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt: `false`
+    skips the endpoint.
+
+    @returns The endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error, or
+    `not_found` if no endpoint was tried.
+
+    @par Example
+    @code
+    auto connected = boost::asio_notify::connect(
+        socket, resolver.resolve("localhost", "8080"),
+        [](const boost::system::error_code&, const boost::asio::ip::tcp::endpoint& next) {
+          return next.address().is_v4(); // IPv4 only
+        });
+    @endcode */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
 typename Protocol::endpoint connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
@@ -415,10 +464,15 @@ typename Protocol::endpoint connect(
   return ep;
 }
 
-/** Connect `s` to the first endpoint of `endpoints` (for instance resolver results) that
-    accepts, trying each in turn with the socket's `connect`, the socket closed before each
-    attempt. Returns the endpoint connected to, or a default endpoint on failure, when `ec`
-    holds the last attempt's error (`boost::asio::error::not_found` for an empty sequence). */
+/** Connect `s` to the first endpoint of `endpoints` that accepts the connection, blocking,
+    trying each in turn with the socket's `connect`; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param endpoints The endpoints to try, in order (for instance resolver results).
+    @param ec Set to the last attempt's error on failure (`boost::asio::error::not_found`
+    for an empty sequence), cleared on success.
+
+    @returns The endpoint connected to, or a default-constructed endpoint on failure. */
 template <class Protocol, class Executor, class EndpointSequence>
 typename Protocol::endpoint connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
@@ -428,9 +482,24 @@ typename Protocol::endpoint connect(
   return asio_notify::connect(s, endpoints, detail::connect_to_any(), ec);
 }
 
-/** Connect `s` to the first endpoint of `endpoints` that accepts; returns it. Throws
-    `boost::system::system_error` with the last attempt's error, or `not_found` for an
-    empty sequence. */
+/** Connect `s` to the first endpoint of `endpoints` that accepts the connection, blocking,
+    trying each in turn with the socket's `connect`; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param endpoints The endpoints to try, in order (for instance resolver results).
+
+    @returns The endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error, or
+    `not_found` for an empty sequence.
+
+    @par Example
+    @code
+    boost::asio::ip::tcp::resolver resolver(ioc);
+    boost::asio_notify::ip::tcp::socket socket(ioc);
+    boost::asio::ip::tcp::endpoint connected =
+        boost::asio_notify::connect(socket, resolver.resolve("localhost", "8080"));
+    @endcode */
 template <class Protocol, class Executor, class EndpointSequence>
 typename Protocol::endpoint connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
@@ -439,9 +508,16 @@ typename Protocol::endpoint connect(
   return asio_notify::connect(s, endpoints, detail::connect_to_any());
 }
 
-/** Connect `s` to the first endpoint of [begin, end) that accepts. Returns its iterator, or
-    `end` on failure, when `ec` holds the last attempt's error (`not_found` if the range is
-    empty). */
+/** Connect `s` to the first endpoint of [begin, end) that accepts the connection, blocking;
+    the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints.
+    @param ec Set to the last attempt's error on failure (`not_found` if the range is
+    empty), cleared on success.
+
+    @returns The iterator of the endpoint connected to, or `end` on failure. */
 template <class Protocol, class Executor, class Iterator>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
                  boost::system::error_code& ec)
@@ -449,9 +525,17 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator e
   return asio_notify::connect(s, std::move(begin), std::move(end), detail::connect_to_any(), ec);
 }
 
-/** Connect `s` to the first endpoint of [begin, end) that accepts; returns its iterator.
-    Throws `boost::system::system_error` with the last attempt's error, or `not_found` if
-    the range is empty. */
+/** Connect `s` to the first endpoint of [begin, end) that accepts the connection, blocking;
+    the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints.
+
+    @returns The iterator of the endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error, or
+    `not_found` if the range is empty. */
 template <class Protocol, class Executor, class Iterator>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end)
 {
@@ -461,9 +545,15 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator e
 #if defined(BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT)
 
 /** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
-    `begin` up to a value-initialised `Iterator` (the end of resolver iterators) that accepts.
-    Returns its iterator, or the end iterator on failure, when `ec` holds the last attempt's
-    error (`not_found` if there was no endpoint). */
+    `begin` up to a value-initialised `Iterator` (the end of resolver iterators) that
+    accepts the connection, blocking; the socket is closed before each attempt.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param ec Set to the last attempt's error on failure (`not_found` if there was no
+    endpoint), cleared on success.
+
+    @returns The iterator of the endpoint connected to, or the end iterator on failure. */
 template <class Protocol, class Executor, class Iterator>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
                  boost::system::error_code& ec,
@@ -473,8 +563,15 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 }
 
 /** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
-    `begin` up to a value-initialised `Iterator` that accepts; returns its iterator. Throws
-    `boost::system::system_error` with the last attempt's error (`not_found` if none). */
+    `begin` up to a value-initialised `Iterator` that accepts the connection, blocking.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+
+    @returns The iterator of the endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error (`not_found`
+    if there was no endpoint). */
 template <class Protocol, class Executor, class Iterator>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
                  std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator>, int> = 0)
@@ -484,8 +581,15 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 
 /** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
     `begin` up to a value-initialised `Iterator` that `connect_condition` accepts and that
-    accepts the connection. Returns its iterator, or the end iterator on failure, when `ec`
-    holds the last attempt's error (`not_found` if none was tried). */
+    accepts the connection, blocking.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param connect_condition Called before each attempt, as for the [begin, end) form.
+    @param ec Set to the last attempt's error on failure (`not_found` if none was tried),
+    cleared on success.
+
+    @returns The iterator of the endpoint connected to, or the end iterator on failure. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
                  ConnectCondition connect_condition, boost::system::error_code& ec,
@@ -499,8 +603,16 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 
 /** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
     `begin` up to a value-initialised `Iterator` that `connect_condition` accepts and that
-    accepts the connection; returns its iterator. Throws `boost::system::system_error` with
-    the last attempt's error (`not_found` if none was tried). */
+    accepts the connection, blocking.
+
+    @param s The socket; closed, then opened by each attempt.
+    @param begin The first endpoint to try.
+    @param connect_condition Called before each attempt, as for the [begin, end) form.
+
+    @returns The iterator of the endpoint connected to.
+
+    @throws boost::system::system_error Thrown with the last attempt's error (`not_found`
+    if none was tried). */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
 Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
                  ConnectCondition connect_condition,
@@ -519,15 +631,35 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 // inside the initiating function; cancellation (per-operation slot): terminal and partial stop
 // the operation with `operation_aborted`, as does closing the socket; total is ignored, as in
 // Asio. An attempt that fails with `operation_aborted` for another reason (the socket's
-// `cancel()`) moves on to the next endpoint, as Asio's does.
+// `cancel()`) moves on to the next endpoint, as Asio's does. Each doc comment below says so
+// in its sections, for the reference.
 
-/** Asynchronously connect `s` to the first endpoint of `endpoints` that `connect_condition`
-    accepts and that accepts the connection. Before each attempt the condition is called as
-    `bool(const error_code& last_error, const endpoint& next)`; `false` skips the endpoint.
-    `endpoints` and the condition are copied. Completion signature:
-    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
-    last attempt's error (`not_found` if no endpoint was tried, `operation_aborted` when
-    cancelled) and `connected` is a default endpoint. */
+/** Start an asynchronous connect of `s` to the first endpoint of `endpoints` that
+    `connect_condition` accepts and that accepts the connection, one socket `async_connect`
+    per endpoint tried; the socket is closed before each attempt. This is an initiating
+    function: it returns at once.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param endpoints The endpoints to try, in order; copied.
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt
+    (`last_error` is clear before the first): `false` skips the endpoint. Copied.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, typename Protocol::endpoint connected) @endcode
+    On failure `connected` is a default-constructed endpoint.
+
+    @par Errors
+    The last attempt's error (for example `connection_refused`); `not_found` if no endpoint
+    was tried (completed through the socket's executor, never inside this call);
+    `operation_aborted` when cancelled or when the socket is closed.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's. */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
               RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -550,12 +682,35 @@ auto async_connect(
       connect_condition, std::forward<RangeConnectToken>(token));
 }
 
-/** Asynchronously connect `s` to the first endpoint of [begin, end) that `connect_condition`
-    accepts (see above; a legacy condition `Iterator(const error_code&, Iterator next)`
-    returns the next iterator to try instead) and that accepts the connection. Completion
-    signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the last
-    attempt's error (`not_found` if none was tried) and `connected` is `end` (or, when
-    cancelled with `operation_aborted`, the iterator being tried). */
+/** Start an asynchronous connect of `s` to the first endpoint of [begin, end) that
+    `connect_condition` accepts and that accepts the connection; the socket is closed
+    before each attempt. This is an initiating function: it returns at once.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints; the iterators must stay valid until the handler
+    is invoked.
+    @param connect_condition Called as
+    `bool(const error_code& last_error, const endpoint& next)` before each attempt: `false`
+    skips the endpoint. A legacy condition, `Iterator(const error_code&, Iterator next)`,
+    returns the next iterator to try instead. Copied.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, Iterator connected) @endcode
+    On failure `connected` is `end`, or, when the operation was stopped with
+    `operation_aborted`, the iterator being tried.
+
+    @par Errors
+    The last attempt's error (for example `connection_refused`); `not_found` if no endpoint
+    was tried (completed through the socket's executor, never inside this call);
+    `operation_aborted` when cancelled or when the socket is closed.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -573,11 +728,40 @@ auto async_connect(
       connect_condition, std::forward<IteratorConnectToken>(token));
 }
 
-/** Asynchronously connect `s` to the first endpoint of `endpoints` (for instance resolver
-    results) that accepts. `endpoints` is copied. Completion signature:
-    `void(error_code ec, typename Protocol::endpoint connected)`: on failure `ec` holds the
-    last attempt's error (`not_found` for an empty sequence, `operation_aborted` when
-    cancelled) and `connected` is a default endpoint. */
+/** Start an asynchronous connect of `s` to the first endpoint of `endpoints` (for instance
+    resolver results) that accepts the connection, one socket `async_connect` per endpoint
+    tried; the socket is closed before each attempt. This is an initiating function: it
+    returns at once.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param endpoints The endpoints to try, in order; copied.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, typename Protocol::endpoint connected) @endcode
+    On failure `connected` is a default-constructed endpoint.
+
+    @par Errors
+    The last attempt's error (for example `connection_refused`); `not_found` for an empty
+    sequence (completed through the socket's executor, never inside this call);
+    `operation_aborted` when cancelled or when the socket is closed.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's.
+
+    @par Example
+    @code
+    boost::asio::ip::tcp::resolver resolver(ioc);
+    boost::asio_notify::ip::tcp::socket socket(ioc);
+    boost::asio_notify::async_connect(
+        socket, resolver.resolve("localhost", "8080"),
+        [](boost::system::error_code ec, const boost::asio::ip::tcp::endpoint& connected) {
+          // connected to `connected` unless ec is set
+        });
+    @endcode */
 template <class Protocol, class Executor, class EndpointSequence,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::range_connect_signature<Protocol>)
               RangeConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -595,10 +779,30 @@ auto async_connect(
                                     std::forward<RangeConnectToken>(token));
 }
 
-/** Asynchronously connect `s` to the first endpoint of [begin, end) that accepts.
-    Completion signature: `void(error_code ec, Iterator connected)`: on failure `ec` holds the
-    last attempt's error (`not_found` for an empty range) and `connected` is `end` (or, when
-    cancelled with `operation_aborted`, the iterator being tried). */
+/** Start an asynchronous connect of `s` to the first endpoint of [begin, end) that accepts
+    the connection; the socket is closed before each attempt. This is an initiating
+    function: it returns at once.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param begin The first endpoint to try.
+    @param end The end of the endpoints; the iterators must stay valid until the handler
+    is invoked.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, Iterator connected) @endcode
+    On failure `connected` is `end`, or, when the operation was stopped with
+    `operation_aborted`, the iterator being tried.
+
+    @par Errors
+    The last attempt's error; `not_found` for an empty range (never completed inside this
+    call); `operation_aborted` when cancelled or when the socket is closed.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's. */
 template <class Protocol, class Executor, class Iterator,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -616,10 +820,26 @@ auto async_connect(
 
 #if defined(BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT)
 
-/** (Deprecated, as in Asio: use a range form.) Asynchronously connect `s` to the first
-    endpoint from `begin` up to a value-initialised `Iterator` (the end of resolver
-    iterators) that accepts. Completion signature: `void(error_code ec, Iterator connected)`,
-    as for [begin, end). */
+/** (Deprecated, as in Asio: use a range form.) Start an asynchronous connect of `s` to the
+    first endpoint from `begin` up to a value-initialised `Iterator` (the end of resolver
+    iterators) that accepts the connection.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param begin The first endpoint to try.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, Iterator connected) @endcode
+    As for [begin, end), the end being `Iterator()`.
+
+    @par Errors
+    As for [begin, end): the last attempt's error, `not_found`, `operation_aborted`.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's. */
 template <class Protocol, class Executor, class Iterator,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -637,10 +857,27 @@ auto async_connect(
                                     std::forward<IteratorConnectToken>(token));
 }
 
-/** (Deprecated, as in Asio: use a range form.) Asynchronously connect `s` to the first
-    endpoint from `begin` up to a value-initialised `Iterator` that `connect_condition`
-    accepts and that accepts the connection. Completion signature:
-    `void(error_code ec, Iterator connected)`, as for [begin, end). */
+/** (Deprecated, as in Asio: use a range form.) Start an asynchronous connect of `s` to the
+    first endpoint from `begin` up to a value-initialised `Iterator` that
+    `connect_condition` accepts and that accepts the connection.
+
+    @param s The socket; it must stay alive until the handler is invoked.
+    @param begin The first endpoint to try.
+    @param connect_condition Called before each attempt, as for the [begin, end) form.
+    @param token The completion token that makes the handler.
+
+    @par Completion signature
+    @code void(boost::system::error_code ec, Iterator connected) @endcode
+    As for [begin, end), the end being `Iterator()`.
+
+    @par Errors
+    As for [begin, end): the last attempt's error, `not_found`, `operation_aborted`.
+
+    @par Per-operation cancellation
+    `cancellation_type::terminal` and `partial` stop the operation with
+    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
+    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
+    is tried, as with Asio's. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>

@@ -4,6 +4,11 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    The flag sets of the notification port: `events` (socket conditions), `operation` (what
+    a registration entry does) and `trigger` (how a registration produces packets), with
+    their bitwise operators. The values are the Windows `SOCK_NOTIFY_*` constants
+    (doc/port_contract.md). */
 #ifndef BOOST_ASIO_NOTIFY_FLAGS_HPP
 #define BOOST_ASIO_NOTIFY_FLAGS_HPP
 
@@ -14,8 +19,17 @@
 namespace boost {
 namespace asio_notify {
 
-/// Socket conditions: the filter of a registration and the events of a notification packet.
-/// The values are those of the Windows `SOCK_NOTIFY_*` constants.
+/** Socket conditions: the filter of a registration and the events of a notification packet.
+    The values are those of the Windows `SOCK_NOTIFY_*` constants. A set of conditions is
+    made with `|` and tested with `has_any` and `has_all`.
+
+    @par Example
+    @code
+    using boost::asio_notify::events;
+    events filter = events::in | events::hangup;
+    if (has_any(packet.events, events::in | events::hangup))
+      read_what_is_there();
+    @endcode */
 enum class events : std::uint16_t
 {
   none = 0x00,   ///< No condition.
@@ -26,11 +40,12 @@ enum class events : std::uint16_t
   remove = 0x80  ///< The registration is gone; the last packet of a registration.
 };
 
-/// The conditions a registration's filter may contain; `error` and `remove` are
-/// reported without being asked for and are not valid in a filter.
+/// The conditions a registration's filter may contain (`in | out | hangup`); `error` and
+/// `remove` are reported without being asked for and are not valid in a filter.
 constexpr events filter_events = static_cast<events>(0x07);
 
-/// What a registration entry does to a socket's registration on a port.
+/// What a registration entry does to a socket's registration on a port: exactly one of
+/// `enable`, `disable` and `remove` per entry.
 enum class operation : std::uint8_t
 {
   none = 0x00,    ///< Nothing; not valid in a registration entry.
@@ -39,8 +54,14 @@ enum class operation : std::uint8_t
   remove = 0x04   ///< Drop the registration; exactly one `events::remove` packet follows.
 };
 
-/// How a registration produces packets. An enabled registration names exactly one of
-/// `level` and `edge`, and at most one of `oneshot` and `persistent` (default `persistent`).
+/** How a registration produces packets. An enabled registration names exactly one of
+    `level` and `edge`, and at most one of `oneshot` and `persistent` (neither means
+    `persistent`); `validate` refuses other combinations with `invalid_argument`.
+
+    @par Example
+    @code
+    r.triggers = boost::asio_notify::trigger::level | boost::asio_notify::trigger::oneshot;
+    @endcode */
 enum class trigger : std::uint8_t
 {
   none = 0x00,       ///< No trigger; not valid for `operation::enable`.
@@ -55,6 +76,65 @@ template <> struct is_flag_set<events> : std::true_type {};
 template <> struct is_flag_set<operation> : std::true_type {};
 template <> struct is_flag_set<trigger> : std::true_type {};
 } // namespace detail
+
+// The bitwise operators and has_any/has_all of detail/flag_operators.hpp, for the three
+// flag sets above; documented here (Doxygen's @fn), where users meet them.
+
+/** @fn E operator|(E a, E b)
+    The union of two flag sets of the same type (`events`, `operation` or `trigger`).
+
+    @param a A flag set.
+    @param b Another flag set of the same type.
+    @returns The flags of `a` and of `b`. */
+
+/** @fn E operator&(E a, E b)
+    The intersection of two flag sets of the same type (`events`, `operation` or `trigger`).
+
+    @param a A flag set.
+    @param b Another flag set of the same type.
+    @returns The flags in both `a` and `b`. */
+
+/** @fn E operator^(E a, E b)
+    The symmetric difference of two flag sets of the same type.
+
+    @param a A flag set.
+    @param b Another flag set of the same type.
+    @returns The flags in exactly one of `a` and `b`. */
+
+/** @fn E operator~(E a)
+    The complement of a flag set: every bit of the underlying type not in `a` (so
+    `has_any(filter, ~filter_events)` finds what a filter may not contain).
+
+    @param a A flag set.
+    @returns The flags not in `a`. */
+
+/** @fn E& operator|=(E& a, E b)
+    Add the flags of `b` to `a`.
+
+    @param a The flag set to change.
+    @param b The flags to add.
+    @returns `a`. */
+
+/** @fn E& operator&=(E& a, E b)
+    Keep in `a` only the flags that are also in `b`.
+
+    @param a The flag set to change.
+    @param b The flags to keep.
+    @returns `a`. */
+
+/** @fn bool has_all(E set, E bits)
+    Whether `set` contains every flag of `bits`.
+
+    @param set The flags to test.
+    @param bits The flags looked for; an empty set is never contained.
+    @returns True when `bits` is not empty and every one of its flags is in `set`. */
+
+/** @fn bool has_any(E set, E bits)
+    Whether `set` and `bits` have a flag in common.
+
+    @param set The flags to test.
+    @param bits The flags looked for.
+    @returns True when at least one flag of `bits` is in `set`. */
 
 } // namespace asio_notify
 } // namespace boost

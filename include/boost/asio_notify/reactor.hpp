@@ -4,6 +4,10 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    The notify reactor: the `execution_context` service that runs this library's sockets on
+    a notification port, its options (`reactor_options`, parsed from
+    `BOOST_ASIO_NOTIFY_REACTOR`) and its counters (doc/design.md). */
 #ifndef BOOST_ASIO_NOTIFY_REACTOR_HPP
 #define BOOST_ASIO_NOTIFY_REACTOR_HPP
 
@@ -24,7 +28,8 @@ namespace detail {
 class reactor_core;
 } // namespace detail
 
-/// How the reactor registers sockets with the notification port.
+/// How the reactor registers sockets with the notification port (`reactor_options::trigger`;
+/// `trigger=` in `parse_reactor_options`).
 enum class trigger_strategy
 {
   /// One-shot level-triggered registrations, re-armed after each packet while operations
@@ -43,7 +48,9 @@ enum class trigger_strategy
     tells which one runs. The inline drivers need an `io_context` (its executor, or a strand
     of it) whose reactor is Asio's epoll reactor; with its per-descriptor locking off
     (`BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO`, `reactor.io_locking=0`) they keep to Asio's
-    rule for that setting: one thread at a time. */
+    rule for that setting: one thread at a time. The `thread` driver posts from its own
+    threads, so it needs the context's scheduler locking (not
+    `BOOST_ASIO_CONCURRENCY_HINT_UNSAFE`). */
 enum class driver_kind
 {
   /// By the io_context's own threads, through an operation of the io_context's own epoll
@@ -64,8 +71,8 @@ enum class driver_kind
   inline_portable
 };
 
-/// The driver's name as `parse_reactor_options` spells it: `inline`, `inline_portable` or
-/// `thread`.
+/// The driver's name as `parse_reactor_options` spells it: `inline` (for
+/// `inline_driver`), `inline_portable` or `thread`.
 BOOST_ASIO_NOTIFY_DECL const char* to_string(driver_kind d) noexcept;
 
 /// This platform's default trigger strategy: `persistent_edge` on Linux (no re-arming
@@ -80,7 +87,16 @@ BOOST_ASIO_NOTIFY_DECL driver_kind default_driver_kind() noexcept;
 /// threads, at least 1 and at most 4 (they only dequeue and hand batches over).
 BOOST_ASIO_NOTIFY_DECL std::size_t default_reactor_threads() noexcept;
 
-/// Settings of a reactor, fixed when the reactor is created.
+/** Settings of a reactor, fixed when the reactor is created. Each member starts at this
+    platform's default.
+
+    @par Example
+    @code
+    boost::asio_notify::reactor_options options;
+    options.driver = boost::asio_notify::driver_kind::thread;
+    options.threads = 2;
+    boost::asio::make_service<boost::asio_notify::reactor>(ioc, options); // before any socket
+    @endcode */
 struct reactor_options
 {
   /// How sockets are registered.
@@ -89,11 +105,11 @@ struct reactor_options
   /// Where packets are dequeued.
   driver_kind driver = default_driver_kind();
 
-  /// How many packets one dequeue takes at most.
+  /// How many packets one dequeue takes at most; positive.
   std::size_t batch_size = 64;
 
   /// How many reactor threads the `thread` driver runs (each blocks in the port and hands
-  /// the packets it dequeues to the sockets' execution context).
+  /// the packets it dequeues to the sockets' execution context); positive.
   std::size_t threads = default_reactor_threads();
 
   /// Which system facility the reactor's port is built on (see `port_backend`; on Windows
@@ -105,19 +121,39 @@ struct reactor_options
     `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
     starting from `base`. Keys: `driver` (`inline`, `inline_portable` or `thread`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
-    `backend` (`automatic`, `psn`, `afd` or `epoll`).
-    Throws `boost::system::system_error` with `invalid_argument`, naming the bad part. */
+    `backend` (`automatic`, `psn`, `afd` or `epoll`). Empty items are skipped; a later key
+    overrides an earlier one.
+
+    @param spec The specification: comma-separated `key=value` items.
+    @param base The options the specification starts from.
+
+    @returns `base` with the specification's settings applied.
+
+    @throws boost::system::system_error Thrown with `invalid_argument` for an unknown key
+    or value, an item without `=`, or a count that is not a positive integer (at most
+    2^20); the message names the variable `BOOST_ASIO_NOTIFY_REACTOR` and the bad part.
+
+    @par Example
+    @code
+    auto options = boost::asio_notify::parse_reactor_options("driver=thread,threads=2");
+    @endcode */
 BOOST_ASIO_NOTIFY_DECL reactor_options parse_reactor_options(const std::string& spec,
                                                              reactor_options base = {});
 
 /// The name of the environment variable read by `reactor_options_from_environment`.
 constexpr const char* reactor_options_variable = "BOOST_ASIO_NOTIFY_REACTOR";
 
-/// Options from the environment variable `BOOST_ASIO_NOTIFY_REACTOR` (see
-/// `parse_reactor_options`), or `base` when it is not set.
+/** Options from the environment variable `BOOST_ASIO_NOTIFY_REACTOR` (see
+    `parse_reactor_options`), or `base` when it is not set. The reactor a socket creates
+    takes its options from here.
+
+    @param base The options the variable's settings start from.
+    @returns The options.
+    @throws boost::system::system_error Thrown with `invalid_argument` for a bad value. */
 BOOST_ASIO_NOTIFY_DECL reactor_options reactor_options_from_environment(reactor_options base = {});
 
-/// Counters of a reactor's activity, read with `reactor::statistics()`.
+/// Counters of a reactor's activity since it was created, read with
+/// `reactor::statistics()`.
 struct reactor_statistics
 {
   std::uint64_t registered_sockets = 0;   ///< Sockets registered with the port now.
@@ -139,19 +175,46 @@ struct reactor_statistics
     any socket: `boost::asio::make_service<boost::asio_notify::reactor>(ioc, options)`.
 
     It shuts down with its execution context: reactor threads are joined and pending
-    operations are destroyed without their handlers being invoked. */
+    operations are destroyed without their handlers being invoked.
+
+    @par Thread safety
+    `options()` and `statistics()` may be called from any thread.
+
+    @par Example
+    @code
+    boost::asio::io_context ioc;
+    boost::asio_notify::reactor_options options;
+    options.trigger = boost::asio_notify::trigger_strategy::oneshot_level;
+    auto& reactor = boost::asio::make_service<boost::asio_notify::reactor>(ioc, options);
+    // ... sockets on ioc ...
+    std::cout << to_string(reactor.options().driver) << ' '
+              << reactor.statistics().operations_completed << '\n';
+    @endcode */
 class reactor : public boost::asio::execution_context::service
 {
 public:
   /// The service's identifier within its execution context.
   BOOST_ASIO_NOTIFY_DECL static boost::asio::execution_context::id id;
 
-  /// Create the reactor with options from `reactor_options_from_environment()`.
+  /** Create the reactor with options from `reactor_options_from_environment()`. Called by
+      `boost::asio::use_service`, which the context's first socket calls.
+
+      @param context The execution context the reactor serves.
+      @throws boost::system::system_error Thrown with `invalid_argument` for a bad
+      `BOOST_ASIO_NOTIFY_REACTOR`, or when the port cannot be created (see the other
+      constructor). */
   BOOST_ASIO_NOTIFY_DECL explicit reactor(boost::asio::execution_context& context);
 
-  /// Create the reactor with the given options. Throws `boost::system::system_error`
-  /// (`operation_not_supported` where the system lacks socket state notifications,
-  /// `invalid_argument` for bad options).
+  /** Create the reactor with the given options; call it through
+      `boost::asio::make_service<reactor>(context, options)` before the context's first
+      socket.
+
+      @param context The execution context the reactor serves.
+      @param options The reactor's settings.
+
+      @throws boost::system::system_error Thrown when the port cannot be created
+      (`operation_not_supported` for a backend this system lacks) or for bad options
+      (`invalid_argument` for a zero `batch_size` or `threads`). */
   BOOST_ASIO_NOTIFY_DECL reactor(boost::asio::execution_context& context, reactor_options options);
 
   /// Destroys the reactor; the context has shut it down already.
@@ -165,7 +228,8 @@ public:
   /// A snapshot of the reactor's counters; callable from any thread.
   BOOST_ASIO_NOTIFY_DECL reactor_statistics statistics() const noexcept;
 
-  /// The machinery behind the library's I/O objects; not for application use.
+  /// The machinery behind the library's I/O objects (declared in detail/); not for
+  /// application use.
   detail::reactor_core& core() noexcept { return *core_; }
 
 private:

@@ -4,6 +4,10 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    The entries and packets of the notification port: `registration` (one entry of a
+    registration batch, with its own result), `packet` (one dequeued packet) and
+    `native_socket_type`. */
 #ifndef BOOST_ASIO_NOTIFY_REGISTRATION_HPP
 #define BOOST_ASIO_NOTIFY_REGISTRATION_HPP
 
@@ -22,7 +26,19 @@ using native_socket_type = std::uintptr_t;
 using native_socket_type = int;
 #endif
 
-/// One entry of a registration batch given to `port::process` (Windows: `SOCK_NOTIFY_REGISTRATION`).
+/** One entry of a registration batch given to `port::process` or `port::apply` (Windows:
+    `SOCK_NOTIFY_REGISTRATION`). Each entry gets its own outcome in `result`.
+
+    @par Example
+    @code
+    boost::asio_notify::registration r;
+    r.socket = fd;
+    r.key = &connection;
+    r.filter = boost::asio_notify::events::in | boost::asio_notify::events::hangup;
+    r.triggers = boost::asio_notify::trigger::level | boost::asio_notify::trigger::oneshot;
+    if (boost::system::error_code ec = port.apply(r))
+      report(ec); // this entry's own error
+    @endcode */
 struct registration
 {
   /// The socket whose registration the entry acts on.
@@ -41,7 +57,8 @@ struct registration
   /// How packets are produced; see `trigger`. Read by `operation::enable` only.
   asio_notify::trigger triggers = asio_notify::trigger::level;
 
-  /// Written by `port::process`: the outcome of this entry alone.
+  /// Written by `port::process`: the outcome of this entry alone (see `port::process` for
+  /// the errors).
   boost::system::error_code result;
 };
 
@@ -52,7 +69,8 @@ enum class packet_kind : std::uint8_t
   user          ///< From `port::post`: `value` is set.
 };
 
-/// One dequeued packet (Windows: an `OVERLAPPED_ENTRY`).
+/// One dequeued packet (Windows: an `OVERLAPPED_ENTRY`): a notification for a registration,
+/// or a user packet queued with `port::post`.
 struct packet
 {
   /// The registration's key, or the key given to `port::post`.

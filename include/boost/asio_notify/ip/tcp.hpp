@@ -4,6 +4,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `ip::tcp`: Asio's TCP protocol with this library's socket and acceptor. */
 #ifndef BOOST_ASIO_NOTIFY_IP_TCP_HPP
 #define BOOST_ASIO_NOTIFY_IP_TCP_HPP
 
@@ -19,17 +21,31 @@ namespace ip {
 /** The TCP protocol with the notify reactor's socket types: `boost::asio::ip::tcp` (its
     options such as `no_delay`, its endpoint and resolver) whose `socket` and `acceptor`
     are this library's. Switching an application means replacing `boost::asio::ip::tcp`
-    with `boost::asio_notify::ip::tcp` where sockets and acceptors are named. */
+    with `boost::asio_notify::ip::tcp` where sockets and acceptors are named
+    (doc/switching.md).
+
+    @par Example
+    @code
+    using tcp = boost::asio_notify::ip::tcp;
+    boost::asio::io_context ioc;
+    tcp::acceptor acceptor(ioc, tcp::endpoint(tcp::v4(), 8080));
+    tcp::socket socket = acceptor.accept();
+    boost::asio::write(socket, boost::asio::buffer("hello\n", 6));
+    @endcode */
 class tcp : public boost::asio::ip::tcp
 {
 public:
-  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns), so that an
+  /// endpoint's protocol opens one of this library's sockets.
+  /// @param p Asio's TCP protocol, for IPv4 or IPv6.
   tcp(const boost::asio::ip::tcp& p) noexcept : boost::asio::ip::tcp(p) {} // NOLINT: implicit by design
 
   /// TCP over IPv4.
+  /// @returns The protocol object for IPv4.
   static tcp v4() noexcept { return boost::asio::ip::tcp::v4(); }
 
-  /// TCP over IPv6.
+  /// TCP over IPv6 (sockets opened with it are dual-stack on Windows, as with Asio).
+  /// @returns The protocol object for IPv6.
   static tcp v6() noexcept { return boost::asio::ip::tcp::v6(); }
 
   /// The TCP endpoint type (Asio's).

@@ -4,6 +4,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `ip::udp`: Asio's UDP protocol with this library's socket. */
 #ifndef BOOST_ASIO_NOTIFY_IP_UDP_HPP
 #define BOOST_ASIO_NOTIFY_IP_UDP_HPP
 
@@ -16,17 +18,26 @@ namespace asio_notify {
 namespace ip {
 
 /** The UDP protocol with the notify reactor's socket type: `boost::asio::ip::udp` (its
-    endpoint and resolver) whose `socket` is this library's. */
+    endpoint, resolver and options) whose `socket` is this library's.
+
+    @par Example
+    @code
+    using udp = boost::asio_notify::ip::udp;
+    udp::socket socket(ioc, udp::endpoint(udp::v4(), 9000));
+    @endcode */
 class udp : public boost::asio::ip::udp
 {
 public:
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  /// @param p Asio's UDP protocol, for IPv4 or IPv6.
   udp(const boost::asio::ip::udp& p) noexcept : boost::asio::ip::udp(p) {} // NOLINT: implicit by design
 
   /// UDP over IPv4.
+  /// @returns The protocol object for IPv4.
   static udp v4() noexcept { return boost::asio::ip::udp::v4(); }
 
   /// UDP over IPv6.
+  /// @returns The protocol object for IPv6.
   static udp v6() noexcept { return boost::asio::ip::udp::v6(); }
 
   /// The UDP endpoint type (Asio's).

@@ -4,6 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `local::datagram_protocol`: Asio's UNIX domain datagram protocol with this library's
+    socket, where Asio has it (`BOOST_ASIO_HAS_LOCAL_SOCKETS`). */
 #ifndef BOOST_ASIO_NOTIFY_LOCAL_DATAGRAM_PROTOCOL_HPP
 #define BOOST_ASIO_NOTIFY_LOCAL_DATAGRAM_PROTOCOL_HPP
 
@@ -22,7 +25,14 @@ namespace local {
     socket type: `boost::asio::local::datagram_protocol` (its endpoint, a filesystem path)
     whose `socket` is this library's. Available where Asio's is
     (`BOOST_ASIO_HAS_LOCAL_SOCKETS`); Windows has no `AF_UNIX` datagram sockets, and there
-    `open` reports the system's error, as with Asio. */
+    `open` reports the system's error, as with Asio.
+
+    @par Example
+    @code
+    boost::asio_notify::local::datagram_protocol::socket a(ioc), b(ioc);
+    boost::asio_notify::local::connect_pair(a, b);
+    a.send(boost::asio::buffer("ping", 4));
+    @endcode */
 class datagram_protocol : public boost::asio::local::datagram_protocol
 {
 public:
@@ -30,6 +40,7 @@ public:
   datagram_protocol() noexcept = default;
 
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  /// @param p Asio's UNIX domain datagram protocol.
   datagram_protocol(const boost::asio::local::datagram_protocol& p) noexcept // NOLINT: implicit by design
       : boost::asio::local::datagram_protocol(p)
   {

@@ -4,6 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
+/** @file
+    `local::stream_protocol`: Asio's UNIX domain stream protocol with this library's socket
+    and acceptor, where Asio has it (`BOOST_ASIO_HAS_LOCAL_SOCKETS`). */
 #ifndef BOOST_ASIO_NOTIFY_LOCAL_STREAM_PROTOCOL_HPP
 #define BOOST_ASIO_NOTIFY_LOCAL_STREAM_PROTOCOL_HPP
 
@@ -24,7 +27,15 @@ namespace local {
     whose `socket` and `acceptor` are this library's. Available where Asio's is
     (`BOOST_ASIO_HAS_LOCAL_SOCKETS`). Windows has `AF_UNIX` stream sockets from Windows 10
     1803; where the system lacks them, `open` reports the system's error
-    (`address_family_not_supported`), as with Asio. */
+    (`address_family_not_supported`), as with Asio.
+
+    @par Example
+    @code
+    using local = boost::asio_notify::local::stream_protocol;
+    local::acceptor acceptor(ioc, local::endpoint("/tmp/example.sock"));
+    local::socket client(ioc);
+    client.connect(local::endpoint("/tmp/example.sock"));
+    @endcode */
 class stream_protocol : public boost::asio::local::stream_protocol
 {
 public:
@@ -32,6 +43,7 @@ public:
   stream_protocol() noexcept = default;
 
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
+  /// @param p Asio's UNIX domain stream protocol.
   stream_protocol(const boost::asio::local::stream_protocol& p) noexcept // NOLINT: implicit by design
       : boost::asio::local::stream_protocol(p)
   {
