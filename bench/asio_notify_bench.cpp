@@ -177,7 +177,8 @@ an::reactor_statistics last_statistics; // of the last notify run of on_backend
 std::string describe(const an::reactor_statistics& s)
 {
   std::ostringstream out;
-  out << "packets " << s.packets_dequeued << ", wake-ups " << s.wakeups << ", operations "
+  out << "packets " << s.packets_dequeued << ", wake-ups " << s.wakeups << ", handed over "
+      << s.packets_handed_over << ", io thread looks " << s.io_thread_looks << ", operations "
       << s.operations_completed;
   if (s.operations_completed)
     out << ", packets/operation " << static_cast<double>(s.packets_dequeued) / static_cast<double>(s.operations_completed);

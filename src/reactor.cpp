@@ -245,6 +245,8 @@ struct reactor_core::impl final : packet_handler
     packets_handed_over.fetch_add(packets, std::memory_order_relaxed);
   }
 
+  void io_thread_looked() override { io_thread_looks.fetch_add(1, std::memory_order_relaxed); }
+
   void end_round(std::uint64_t round) override { reclaimer.end_round(round); }
 
   // Schedules the handlers of `done`: the first with `first`, the others with `rest` and
@@ -313,6 +315,7 @@ struct reactor_core::impl final : packet_handler
   std::atomic<std::uint64_t> packets_dequeued{0};
   std::atomic<std::uint64_t> wakeups{0};
   std::atomic<std::uint64_t> packets_handed_over{0};
+  std::atomic<std::uint64_t> io_thread_looks{0};
   std::atomic<std::uint64_t> operations_completed{0};
 };
 
@@ -336,6 +339,7 @@ reactor_statistics reactor_core::statistics() const noexcept
   s.packets_dequeued = impl_->packets_dequeued.load(std::memory_order_relaxed);
   s.wakeups = impl_->wakeups.load(std::memory_order_relaxed);
   s.packets_handed_over = impl_->packets_handed_over.load(std::memory_order_relaxed);
+  s.io_thread_looks = impl_->io_thread_looks.load(std::memory_order_relaxed);
   s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
   return s;
 }

@@ -31,6 +31,8 @@ public:
   virtual void dequeued(std::size_t packets) = 0;
   /// `packets` packets were performed by another thread than the one that dequeued them.
   virtual void handed_over(std::size_t packets) = 0;
+  /// An io thread looked into the port without waiting (the thread driver's speculation).
+  virtual void io_thread_looked() = 0;
   /// Act on one packet; operations it finishes are appended to `done`. Called between
   /// `begin_round` and `end_round`.
   virtual void handle(const packet& p, op_queue& done) = 0;

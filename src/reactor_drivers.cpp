@@ -11,6 +11,7 @@
 #include "reactor_driver.hpp"
 #include "inline_driver_shape.hpp"
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -22,6 +23,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -101,6 +103,16 @@ private:
   bool opened_ = false;
 };
 
+/// Told by an io_context thread that has done its share of a batch (see thread_driver).
+class batch_done_hook
+{
+public:
+  virtual void batch_done() = 0;
+
+protected:
+  ~batch_done_hook() = default;
+};
+
 /* Spreading a batch over the io_context's threads (both drivers).
 
    A dequeue returns up to `batch_size` packets. Performing all of their I/O in the thread
@@ -122,9 +134,10 @@ class shared_batch final
 {
 public:
   shared_batch(packet_handler& handler, boost::asio::any_io_executor ex, std::uint64_t round,
-               const std::vector<packet>& packets, std::shared_ptr<handoff_gate> gate)
+               const std::vector<packet>& packets, std::shared_ptr<handoff_gate> gate,
+               batch_done_hook* done)
       : handler_(handler), executor_(std::move(ex)), round_(round), packets_(packets),
-        dequeuer_(std::this_thread::get_id()), gate_(std::move(gate))
+        dequeuer_(std::this_thread::get_id()), gate_(std::move(gate)), done_(done)
   {
   }
 
@@ -150,6 +163,8 @@ public:
       }
       b.perform(i);
     }
+    if (b.done_)
+      b.done_->batch_done();
   }
 
   /// Hand the batch to the executor's threads.
@@ -178,6 +193,7 @@ private:
   std::vector<packet> packets_;
   std::thread::id dequeuer_;
   std::shared_ptr<handoff_gate> gate_; // a reactor thread's, for the batches it hands over
+  batch_done_hook* done_;               // told when a thread finds nothing left to claim
   std::atomic<std::size_t> next_{0};
   std::atomic<std::size_t> finished_{0};
 };
@@ -191,12 +207,14 @@ enum class performer
 };
 
 /// Where a driver's dequeued packets go: `executor` is the io_context's (or thread pool's),
-/// `gate` a reactor thread's hand-over limit (context only).
+/// `gate` a reactor thread's hand-over limit (context only), `done` told by each io thread
+/// that has done its share (may be null).
 struct batch_target
 {
   performer where;
   boost::asio::any_io_executor executor;
   std::shared_ptr<handoff_gate> gate;
+  batch_done_hook* done = nullptr;
 };
 
 /* The first half of handling one dequeue, from whichever driver: the port's own packets
@@ -229,21 +247,23 @@ void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
 {
   if (to.where == performer::context && !io.empty())
   {
-    auto batch = std::make_shared<shared_batch>(handler, to.executor, round, io, to.gate);
+    auto batch = std::make_shared<shared_batch>(handler, to.executor, round, io, to.gate, to.done);
     to.gate->handing_over();
     shared_batch::invite(batch);
     return;
   }
   if (to.where == performer::this_thread && io.size() > 1)
-    return shared_batch::work(std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr));
+    return shared_batch::work(
+        std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr, to.done));
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
   handler.end_round(round);
-  if (to.where == performer::this_thread)
-    handler.complete(done, completion_mode::dispatch, completion_mode::defer);
-  else
-    handler.complete(done, completion_mode::post, completion_mode::post);
+  if (to.where != performer::this_thread)
+    return handler.complete(done, completion_mode::post, completion_mode::post);
+  handler.complete(done, completion_mode::dispatch, completion_mode::defer);
+  if (to.done)
+    to.done->batch_done();
 }
 
 /* Reactor threads block in the port. Where the sockets run on an io_context (or a thread
@@ -251,18 +271,31 @@ void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
    dequeue: several reactor threads can share the port (one-shot level registrations are
    Microsoft's pattern for that), and the I/O runs on every thread of the context. Where
    the sockets' executor has no context we can see, the reactor thread performs the I/O
-   and posts the handlers. */
-class thread_driver final : public reactor_driver
+   and posts the handlers.
+
+   A hand-over costs a thread switch, and an idle reactor thread is woken by the port: two
+   wake-ups for every packet where an io thread that waits in the port itself (the inline
+   drivers, stock Asio) needs none while it keeps busy. So an io thread that has done its
+   share of a batch also looks into the port once, without waiting (a "speculative"
+   dequeue, deferred behind the handlers it has queued), and performs what it finds as the
+   inline drivers do: what its own handlers made ready (the other end of a local exchange,
+   a response's next request) is handled without waking anyone. One io thread looks at a
+   time; looks that keep finding nothing become rarer (after the second in a row, 1, 3,
+   7 ... up to 63 batches are skipped), so a server whose packets come from afar pays one
+   non-waiting dequeue per 64 batches at most. The reactor threads stay blocked in the port all along:
+   they still take what becomes ready while every io thread is busy. */
+class thread_driver final : public reactor_driver, private batch_done_hook
 {
 public:
   thread_driver(port& p, packet_handler& handler, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
-      : port_(p), handler_(handler),
+      : port_(p), handler_(handler), batch_size_(options.batch_size),
         target_{context_executor ? performer::context : performer::reactor_thread,
-                std::move(context_executor), std::make_shared<handoff_gate>(options.threads)}
+                context_executor, std::make_shared<handoff_gate>(options.threads), this},
+        io_thread_target_{performer::this_thread, std::move(context_executor), nullptr, this}
   {
     for (std::size_t i = 0; i < options.threads; ++i)
-      threads_.emplace_back([this, batch = options.batch_size] { run(batch); });
+      threads_.emplace_back([this] { run(); });
   }
 
   ~thread_driver() override { stop(); }
@@ -272,6 +305,7 @@ public:
   void stop() override
   {
     std::lock_guard<std::mutex> lock(stop_mutex_);
+    stopped_.store(true, std::memory_order_release);
     if (threads_.empty())
       return;
     target_.gate->open(); // a context that no longer runs must not hold a thread back
@@ -282,9 +316,9 @@ public:
   }
 
 private:
-  void run(std::size_t batch)
+  void run()
   {
-    std::vector<packet> buffer(batch);
+    std::vector<packet> buffer(batch_size_);
     std::vector<packet> io;
     bool exit_seen = false;
     while (!exit_seen)
@@ -292,7 +326,7 @@ private:
       const std::uint64_t round = handler_.begin_round();
       boost::system::error_code ec;
       std::size_t n = port_.dequeue(buffer, port::infinite, ec);
-      if (target_.gate->wait_for_room() && n < batch) // what became ready while it waited
+      if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
         n += port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
       handler_.dequeued(n);
       exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
@@ -303,11 +337,55 @@ private:
     port_.post(&exit_key_, 0); // pass the exit on to the next thread
   }
 
+  // An io thread has done its share of a batch: look into the port once it has run what it
+  // queued, unless another io thread is about to, or recent looks found nothing.
+  void batch_done() override
+  {
+    int skip = batches_to_skip_.load(std::memory_order_relaxed);
+    while (skip > 0 && !batches_to_skip_.compare_exchange_weak(skip, skip - 1,
+                                                               std::memory_order_relaxed))
+    {
+    }
+    if (skip > 0 || stopped_.load(std::memory_order_acquire) ||
+        looking_.exchange(true, std::memory_order_acq_rel))
+      return;
+    boost::asio::defer(io_thread_target_.executor, [this] { look_into_port(); });
+  }
+
+  void look_into_port()
+  {
+    if (stopped_.load(std::memory_order_acquire))
+      return;
+    thread_local std::vector<packet> buffer;
+    thread_local std::vector<packet> io;
+    buffer.resize(batch_size_);
+    const std::uint64_t round = handler_.begin_round();
+    boost::system::error_code ec;
+    const std::size_t n = port_.dequeue(buffer, std::chrono::milliseconds(0), ec);
+    handler_.io_thread_looked();
+    handler_.dequeued(n);
+    // A single miss is no sign: a reactor thread may have taken what this look was for.
+    misses_ = n == 0 ? std::min(misses_ + 1, 7) : 0; // only the looking thread writes it
+    batches_to_skip_.store(misses_ < 2 ? 0 : (1 << (misses_ - 1)) - 1, std::memory_order_relaxed);
+    looking_.store(false, std::memory_order_release); // its batch may look again
+    if (n == 0)
+      return handler_.end_round(round);
+    if (sort_dequeued(handler_, buffer.data(), n, &exit_key_, io))
+      port_.post(&exit_key_, 0); // the reactor threads' exit: theirs to see
+    perform_dequeued(handler_, io, round, io_thread_target_);
+  }
+
   port& port_;
   packet_handler& handler_;
-  const batch_target target_;
+  const std::size_t batch_size_;
+  const batch_target target_;           // a reactor thread's batches: to the context
+  const batch_target io_thread_target_; // an io thread's own look: performed there
   std::mutex stop_mutex_;
   std::vector<std::thread> threads_;
+  std::atomic<bool> stopped_{false};
+  std::atomic<bool> looking_{false};       // a look into the port is deferred or running
+  std::atomic<int> batches_to_skip_{0};    // before the next look, after looks that missed
+  int misses_ = 0;                         // guarded by `looking_`
   char exit_key_ = 0;
 };
 

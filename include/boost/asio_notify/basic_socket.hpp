@@ -489,11 +489,12 @@ protected:
   // a stream transfers nothing for empty buffers, as Asio's, and a read of 0 bytes is `eof`;
   // a datagram may be empty) ----
 
-  /// The result types of an asynchronous send and receive on `Buffers` for `Token`.
+  /// The result type of an asynchronous send on `Buffers` for `Token`.
   template <class Token, class Buffers>
   using send_result_t =
       initiate_result_t<Token, void(boost::system::error_code, std::size_t),
                         detail::transfer_or_wait_t<Buffers, detail::send_performer<Buffers>>>;
+  /// The result type of an asynchronous receive on `Buffers` for `Token`.
   template <class Token, class Buffers>
   using receive_result_t =
       initiate_result_t<Token, void(boost::system::error_code, std::size_t),

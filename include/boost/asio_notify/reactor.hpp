@@ -164,6 +164,11 @@ struct reactor_statistics
   /// a reactor thread. Zero where nothing is shared (one packet per wake-up, or no
   /// execution context to hand to).
   std::uint64_t packets_handed_over = 0;
+  /// Looks into the port by the `thread` driver's io threads: an io thread that has done its
+  /// share of a batch dequeues without waiting, so that what its own handlers made ready is
+  /// performed without a reactor thread's hand-over (the packets it finds count in
+  /// `packets_dequeued`, not in `packets_handed_over`). Zero with the inline drivers.
+  std::uint64_t io_thread_looks = 0;
   std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
 };
 
