@@ -117,7 +117,7 @@ public:
       io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
     handler_executor ex = boost::asio::get_associated_executor(h, io);
     if constexpr (std::is_same_v<handler_executor, IoExecutor>)
-      if (ex == io)
+      if (same_executor(ex, io, context_ex))
         return; // the I/O executor's work covers the handler
     handler_ = handler_box::make(
         boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
@@ -150,6 +150,18 @@ public:
 #endif
 
 private:
+  /// `ex == io`, cheaply where `io` holds an io_context executor (the common case): two
+  /// of them compare as their contexts and properties, where comparing two type-erased
+  /// executors goes through Asio's dispatch on their types.
+  static bool same_executor(const IoExecutor& ex, const IoExecutor& io,
+                            const boost::asio::io_context::executor_type* io_context_ex)
+  {
+    if (io_context_ex)
+      if (const auto* e = io_context_executor(ex))
+        return *e == *io_context_ex;
+    return ex == io;
+  }
+
   using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
 
   // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
