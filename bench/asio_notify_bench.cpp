@@ -59,7 +59,7 @@ struct config
   int deterministic_rounds = 3; // memory and system call counts barely vary
   std::string out = "bench_results";
   bool variants = true;
-  std::set<std::string> only; // empty: every scenario
+  std::set<std::string> only;                                // empty: every scenario
   std::vector<std::size_t> io_threads_asked{1, 2, 4, 8, 16}; // --scaling --threads
   std::vector<std::size_t> io_threads;                       // those measured: capped, unique
 
@@ -97,15 +97,18 @@ struct config
     syscall_round_trips = 1000;
   }
 
-  bool wants(const std::string& scenario) const { return only.empty() || only.count(scenario) != 0; }
+  bool wants(const std::string& scenario) const
+  {
+    return only.empty() || only.count(scenario) != 0;
+  }
 };
 
 // ---- backends -------------------------------------------------------------------------------
 
 std::string options_spec(const an::reactor_options& o)
 {
-  return std::string("driver=") + an::to_string(o.driver) +
-         ",trigger=" + (o.trigger == an::trigger_strategy::persistent_edge ? "persistent_edge" : "oneshot_level");
+  return std::string("driver=") + an::to_string(o.driver) + ",trigger=" +
+         (o.trigger == an::trigger_strategy::persistent_edge ? "persistent_edge" : "oneshot_level");
 }
 
 backend notify_backend(const an::reactor_options& o)
@@ -139,12 +142,13 @@ std::vector<backend> make_backends(bool variants)
 #if defined(_WIN32)
   const an::driver_kind drivers[] = {an::driver_kind::thread}; // inline needs a POSIX io_context
 #else
-  const an::driver_kind drivers[] = {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
-                                     an::driver_kind::thread};
+  const an::driver_kind drivers[] = {an::driver_kind::inline_driver,
+                                     an::driver_kind::inline_portable, an::driver_kind::thread};
 #endif
   if (variants)
     for (auto driver : drivers)
-      for (auto trigger : {an::trigger_strategy::persistent_edge, an::trigger_strategy::oneshot_level})
+      for (auto trigger :
+           {an::trigger_strategy::persistent_edge, an::trigger_strategy::oneshot_level})
       {
         an::reactor_options o = defaults;
         o.driver = driver;
@@ -181,7 +185,8 @@ std::string describe(const an::reactor_statistics& s)
       << s.packets_handed_over << ", io thread looks " << s.io_thread_looks << ", operations "
       << s.operations_completed;
   if (s.operations_completed)
-    out << ", packets/operation " << static_cast<double>(s.packets_dequeued) / static_cast<double>(s.operations_completed);
+    out << ", packets/operation "
+        << static_cast<double>(s.packets_dequeued) / static_cast<double>(s.operations_completed);
   return out.str();
 }
 
@@ -224,7 +229,8 @@ struct throughput_params
   /// The count of `--child throughput`: milliseconds[/threads[/connections]].
   std::string child_count() const
   {
-    return std::to_string(duration.count()) + "/" + std::to_string(threads) + "/" + std::to_string(connections);
+    return std::to_string(duration.count()) + "/" + std::to_string(threads) + "/" +
+           std::to_string(connections);
   }
 
   static throughput_params from_child_count(const std::string& count)
@@ -249,7 +255,8 @@ struct latency_params
   /// The count of `--child pingpong`: round trips[/threads[/time limit in ms]].
   std::string child_count() const
   {
-    return std::to_string(round_trips) + "/" + std::to_string(threads) + "/" + std::to_string(time_limit.count());
+    return std::to_string(round_trips) + "/" + std::to_string(threads) + "/" +
+           std::to_string(time_limit.count());
   }
 
   static latency_params from_child_count(const std::string& count)
@@ -269,8 +276,8 @@ struct latency_params
 throughput_result throughput_on(const backend& b, const throughput_params& p)
 {
   return on_backend(b, [&](auto& ioc, auto tag) {
-    return run_throughput<typename decltype(tag)::type>(ioc, p.connections, throughput_message, p.duration,
-                                                        p.threads);
+    return run_throughput<typename decltype(tag)::type>(ioc, p.connections, throughput_message,
+                                                        p.duration, p.threads);
   });
 }
 
@@ -278,15 +285,16 @@ throughput_result throughput_on(const backend& b, const throughput_params& p)
 latency_result latency_on(const backend& b, const latency_params& p)
 {
   return on_backend(b, [&](auto& ioc, auto tag) {
-    return run_latency<typename decltype(tag)::type>(ioc, p.round_trips, latency_message, true, p.time_limit,
-                                                     p.threads);
+    return run_latency<typename decltype(tag)::type>(ioc, p.round_trips, latency_message, true,
+                                                     p.time_limit, p.threads);
   });
 }
 
 /** `--child <what> <b.id> <count>` in a process of its own. Its standard output and error
     go to `output`; its warnings (lines "warning: ...") to driver_warnings. Returns why
     it failed, or "". */
-std::string run_child(const std::string& what, const backend& b, const std::string& count, std::string& output)
+std::string run_child(const std::string& what, const backend& b, const std::string& count,
+                      std::string& output)
 {
   const int status = run_self({"--child", what, b.id, count}, &output);
   std::istringstream lines(output);
@@ -296,7 +304,8 @@ std::string run_child(const std::string& what, const backend& b, const std::stri
   if (status == 0)
     return "";
   const std::size_t end = output.find_last_not_of(" \n\r\t");
-  return "child exited with " + std::to_string(status) + ": " + output.substr(0, end == std::string::npos ? 0 : end + 1);
+  return "child exited with " + std::to_string(status) + ": " +
+         output.substr(0, end == std::string::npos ? 0 : end + 1);
 }
 
 /// The number after `<key>=` in a child's output, or NaN.
@@ -405,20 +414,21 @@ void run_rounds(const char* scenario, int rounds, const std::vector<backend>& ba
 /// ", 2 threads"; "" for 0 (the thread count is given elsewhere).
 std::string threads_text(std::size_t threads)
 {
-  return threads == 0 ? "" : ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  return threads == 0 ? ""
+                      : ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
 std::string latency_unit(const config& c, std::size_t threads)
 {
-  return std::to_string(latency_message) + " B messages, 1 connection, " + std::to_string(c.latency_round_trips) +
-         " round trips" + threads_text(threads);
+  return std::to_string(latency_message) + " B messages, 1 connection, " +
+         std::to_string(c.latency_round_trips) + " round trips" + threads_text(threads);
 }
 
 std::string throughput_unit(const config& c, std::size_t threads)
 {
-  return "MB/s echoed to the clients; " + std::to_string(c.throughput_connections) + " connections, " +
-         std::to_string(throughput_message / 1024) + " KiB messages" + threads_text(threads) + ", " +
-         std::to_string(c.throughput_duration.count()) + " ms";
+  return "MB/s echoed to the clients; " + std::to_string(c.throughput_connections) +
+         " connections, " + std::to_string(throughput_message / 1024) + " KiB messages" +
+         threads_text(threads) + ", " + std::to_string(c.throughput_duration.count()) + " ms";
 }
 
 /// The backends that a time limit stopped short of the round trips asked for, for a note.
@@ -438,8 +448,9 @@ public:
   {
     std::string note;
     for (const auto& [label, made] : fewest_)
-      note += std::string(note.empty() ? "" : "; ") + label + ": stopped by the " + std::to_string(limit.count()) +
-              " ms limit after " + std::to_string(made) + " round trips (fewest)";
+      note += std::string(note.empty() ? "" : "; ") + label + ": stopped by the " +
+              std::to_string(limit.count()) + " ms limit after " + std::to_string(made) +
+              " round trips (fewest)";
     return note;
   }
 
@@ -447,7 +458,8 @@ private:
   std::map<std::string, std::uint64_t> fewest_; // label -> fewest round trips made
 };
 
-void latency_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
+void latency_scenario(const config& c, const std::vector<backend>& backends,
+                      std::vector<metric>& out)
 {
   metric mean = make_metric(backends, "latency_mean_us", "ping-pong latency, mean",
                             "us per round trip; " + latency_unit(c, 1), true, 1.05);
@@ -472,11 +484,13 @@ void latency_scenario(const config& c, const std::vector<backend>& backends, std
   out.push_back(p99);
 }
 
-void throughput_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
+void throughput_scenario(const config& c, const std::vector<backend>& backends,
+                         std::vector<metric>& out)
 {
-  metric m = make_metric(backends, "throughput_mb_s", "echo throughput", throughput_unit(c, c.throughput_threads),
-                         false, 0.95);
-  const throughput_params params{c.throughput_connections, c.throughput_duration, c.throughput_threads};
+  metric m = make_metric(backends, "throughput_mb_s", "echo throughput",
+                         throughput_unit(c, c.throughput_threads), false, 0.95);
+  const throughput_params params{c.throughput_connections, c.throughput_duration,
+                                 c.throughput_threads};
   run_rounds("echo throughput", c.rounds, backends, [&](std::size_t i) {
     const throughput_result r = throughput_on(backends[i], params);
     if (r.error.empty())
@@ -495,8 +509,8 @@ void storm_scenario(const config& c, const std::vector<backend>& backends, std::
     // Both ends in this process: two descriptors per connection.
     sockets = (fd_limit - 64) / 2 / 1000 * 1000;
     notes.push_back("async_wait storm: peers in this process, so " + std::to_string(sockets) +
-                    " sockets instead of " + std::to_string(c.storm_sockets) + " (descriptor limit " +
-                    std::to_string(fd_limit) + ")");
+                    " sockets instead of " + std::to_string(c.storm_sockets) +
+                    " (descriptor limit " + std::to_string(fd_limit) + ")");
   }
   metric m = make_metric(backends, "storm_kevents_per_s", "async_wait storm",
                          "k readiness events/s; " + std::to_string(sockets) + " sockets, " +
@@ -534,15 +548,17 @@ void idle_scenario(const config& c, const std::vector<backend>& backends, std::v
     out.push_back(m);
     return;
   }
-  run_rounds("idle connections", c.deterministic_rounds, backends, [&](std::size_t i) -> std::string {
-    std::string output;
-    const std::string error = run_child("idle", backends[i], std::to_string(c.idle_connections), output);
-    const double bytes = output_value(output, "bytes_per_connection");
-    if (!error.empty() || std::isnan(bytes))
-      return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
-    m.rows[i].samples.push_back(bytes);
-    return "";
-  });
+  run_rounds(
+      "idle connections", c.deterministic_rounds, backends, [&](std::size_t i) -> std::string {
+        std::string output;
+        const std::string error =
+            run_child("idle", backends[i], std::to_string(c.idle_connections), output);
+        const double bytes = output_value(output, "bytes_per_connection");
+        if (!error.empty() || std::isnan(bytes))
+          return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
+        m.rows[i].samples.push_back(bytes);
+        return "";
+      });
   out.push_back(m);
 }
 
@@ -555,12 +571,13 @@ std::string file_name_for(const std::string& id)
   return s;
 }
 
-void syscall_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
+void syscall_scenario(const config& c, const std::vector<backend>& backends,
+                      std::vector<metric>& out)
 {
   const std::uint64_t n = c.syscall_round_trips;
   metric m = make_metric(backends, "syscalls_per_round_trip", "system calls per round trip",
-                         "strace -f -c: (calls of " + std::to_string(n) + " round trips - calls of 0) / " +
-                             std::to_string(n) + "; both ends",
+                         "strace -f -c: (calls of " + std::to_string(n) +
+                             " round trips - calls of 0) / " + std::to_string(n) + "; both ends",
                          true, 1.0);
   if (!can_spawn_children())
   {
@@ -575,21 +592,25 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends, std
       return "";
     const backend& b = backends[i];
     const std::string stem = c.out + "/strace_" + file_name_for(b.id);
-    const syscall_counts full = strace_self({"--child", "pingpong", b.id, std::to_string(n)}, stem + ".txt");
-    const syscall_counts base = strace_self({"--child", "pingpong", b.id, "0"}, stem + "_baseline.txt");
+    const syscall_counts full =
+        strace_self({"--child", "pingpong", b.id, std::to_string(n)}, stem + ".txt");
+    const syscall_counts base =
+        strace_self({"--child", "pingpong", b.id, "0"}, stem + "_baseline.txt");
     if (!full.ok || !base.ok)
     {
       unavailable = full.ok ? base.error : full.error;
       return "";
     }
-    m.rows[i].samples.push_back(static_cast<double>(full.total - base.total) / static_cast<double>(n));
+    m.rows[i].samples.push_back(static_cast<double>(full.total - base.total) /
+                                static_cast<double>(n));
     auto& by_name = m.breakdown[b.id];
     if (by_name.empty())
       for (const auto& [name, calls] : full.calls)
       {
         const auto it = base.calls.find(name);
         const double baseline = it == base.calls.end() ? 0.0 : static_cast<double>(it->second);
-        const double per_round_trip = (static_cast<double>(calls) - baseline) / static_cast<double>(n);
+        const double per_round_trip =
+            (static_cast<double>(calls) - baseline) / static_cast<double>(n);
         if (per_round_trip >= 0.005 || per_round_trip <= -0.005) // not set-up or tear-down
           by_name[name] = per_round_trip;
       }
@@ -614,7 +635,8 @@ void check_sanity(const std::vector<metric>& metrics)
     for (const row& r : m.rows)
       for (double v : r.samples)
         if (!std::isfinite(v) || v <= 0)
-          failures.push_back(m.title + " on " + r.on->label + ": insane value " + std::to_string(v));
+          failures.push_back(m.title + " on " + r.on->label + ": insane value " +
+                             std::to_string(v));
 }
 
 // ---- --scaling --------------------------------------------------------------------------------
@@ -625,9 +647,11 @@ scaling_point scaling_at(const config& c, const std::vector<backend>& backends, 
 {
   scaling_point p;
   p.threads = threads;
-  const std::string on = ", " + std::to_string(threads) + " io " + (threads == 1 ? "thread" : "threads");
+  const std::string on =
+      ", " + std::to_string(threads) + " io " + (threads == 1 ? "thread" : "threads");
   // The units leave the thread count out: the table shows it apart, the JSON as io_threads.
-  p.throughput = make_metric(backends, "throughput_mb_s", "echo throughput" + on, throughput_unit(c, 0), false, 0);
+  p.throughput = make_metric(backends, "throughput_mb_s", "echo throughput" + on,
+                             throughput_unit(c, 0), false, 0);
   const std::string latency = "us per round trip; " + latency_unit(c, 0);
   p.p50 = make_metric(backends, "pingpong_p50_us", "ping-pong p50" + on, latency, true, 0);
   p.p99 = make_metric(backends, "pingpong_p99_us", "ping-pong p99" + on, latency, true, 0);
@@ -684,20 +708,23 @@ std::vector<std::size_t> cap_thread_counts(const std::vector<std::size_t>& asked
     notes.push_back("--threads: " + join(capped, ", ") + " capped at " + std::to_string(hardware) +
                     ", the hardware threads of this machine");
   if (measured.size() < asked.size())
-    notes.push_back("--threads " + join(asked, ",") + ": " + std::to_string(asked.size() - measured.size()) +
-                    " duplicate(s) dropped after capping; measuring " + join(measured, ", ") + " io threads");
+    notes.push_back(
+        "--threads " + join(asked, ",") + ": " + std::to_string(asked.size() - measured.size()) +
+        " duplicate(s) dropped after capping; measuring " + join(measured, ", ") + " io threads");
   return measured;
 }
 
 /// Connections for the throughput scenario that the descriptor limit allows (both ends
 /// of each connection in one process); a note when that is fewer than `wanted`.
-std::size_t fit_connections(std::size_t wanted, std::size_t fd_limit, std::vector<std::string>& notes)
+std::size_t fit_connections(std::size_t wanted, std::size_t fd_limit,
+                            std::vector<std::string>& notes)
 {
   if (fd_limit == 0 || 2 * wanted + 64 <= fd_limit)
     return wanted;
   const std::size_t fit = fd_limit > 66 ? (fd_limit - 64) / 2 : 1;
-  notes.push_back("echo throughput: " + std::to_string(fit) + " connections instead of " + std::to_string(wanted) +
-                  " (descriptor limit " + std::to_string(fd_limit) + "; raise it with ulimit -n)");
+  notes.push_back("echo throughput: " + std::to_string(fit) + " connections instead of " +
+                  std::to_string(wanted) + " (descriptor limit " + std::to_string(fd_limit) +
+                  "; raise it with ulimit -n)");
   return fit;
 }
 
@@ -737,23 +764,24 @@ int child_throughput(const backend& b, const throughput_params& p)
 int child_storm(const backend& b, std::size_t sockets)
 {
   const storm_result r = on_backend(b, [&](auto& ioc, auto p) {
-    return run_storm<typename decltype(p)::type>(ioc, sockets, std::max<std::size_t>(sockets / 10, 1), 200);
+    return run_storm<typename decltype(p)::type>(ioc, sockets,
+                                                 std::max<std::size_t>(sockets / 10, 1), 200);
   });
   return report_child(b, r.error, "events/s", r.events_per_s);
 }
 
 int child_idle(const backend& b, std::size_t connections)
 {
-  const idle_result r = on_backend(b, [&](auto& ioc, auto p) {
-    return run_idle<typename decltype(p)::type>(ioc, connections);
-  });
+  const idle_result r = on_backend(
+      b, [&](auto& ioc, auto p) { return run_idle<typename decltype(p)::type>(ioc, connections); });
   if (!r.error.empty())
   {
     std::cout << "error: " << r.error << '\n';
     return 1;
   }
-  std::cout << "bytes_per_connection=" << r.bytes_per_connection << " rss_before_kib=" << r.rss_before_kib
-            << " rss_after_kib=" << r.rss_after_kib << " connections=" << r.connections << '\n';
+  std::cout << "bytes_per_connection=" << r.bytes_per_connection
+            << " rss_before_kib=" << r.rss_before_kib << " rss_after_kib=" << r.rss_after_kib
+            << " connections=" << r.connections << '\n';
   return 0;
 }
 
@@ -845,13 +873,15 @@ int parse_command_line(const std::vector<std::string>& args, config& c)
     else if (a == "--rounds" && has_value)
     {
       if (!(rounds = parse_count(args[++i], 1000)))
-        return bad_command_line("--rounds takes a whole number from 1 to 1000, not \"" + args[i] + "\"");
+        return bad_command_line("--rounds takes a whole number from 1 to 1000, not \"" + args[i] +
+                                "\"");
     }
     else if (a == "--threads" && has_value)
     {
       if (!(threads = parse_thread_list(args[++i])))
-        return bad_command_line("bad --threads list \"" + args[i] + "\": give io thread counts from 1 to " +
-                                std::to_string(max_io_threads) + " separated by commas, such as 1,2,4,8,16");
+        return bad_command_line(
+            "bad --threads list \"" + args[i] + "\": give io thread counts from 1 to " +
+            std::to_string(max_io_threads) + " separated by commas, such as 1,2,4,8,16");
     }
     else if (a == "--no-variants")
       c.variants = false;
@@ -890,7 +920,8 @@ std::string platform_name()
 #else
   std::string p = "unknown OS";
 #endif
-  return p + ", Boost " + std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000);
+  return p + ", Boost " + std::to_string(BOOST_VERSION / 100000) + "." +
+         std::to_string(BOOST_VERSION / 100 % 1000);
 }
 
 std::string compiler_name()
@@ -932,7 +963,9 @@ std::string json_counts(const std::vector<std::size_t>& values)
 /// The options of the run, for the JSON file.
 std::vector<std::pair<std::string, std::string>> describe_options(const config& c)
 {
-  auto number = [](double v) { return json_number(v); };
+  auto number = [](double v) {
+    return json_number(v);
+  };
   std::vector<std::pair<std::string, std::string>> o{
       {"quick", c.quick ? "true" : "false"},
       {"rounds", number(c.rounds)},
@@ -1040,8 +1073,9 @@ int scaling_main(config& c, std::size_t fd_limit)
   c.io_threads = cap_thread_counts(c.io_threads_asked, info.hardware_threads, info.notes);
   c.throughput_connections = fit_connections(c.throughput_connections, fd_limit, info.notes);
   info.options = describe_options(c);
-  info.notes.push_back(can_spawn_children() ? "each measurement ran in a child process of its own"
-                                            : "no child processes here: every measurement ran in this process");
+  info.notes.push_back(can_spawn_children()
+                           ? "each measurement ran in a child process of its own"
+                           : "no child processes here: every measurement ran in this process");
   for (const std::string& note : info.notes)
     std::cout << "note: " << note << '\n';
   const auto t0 = clock_type::now();

@@ -156,7 +156,8 @@ bool write_full(int fd, const void* data, std::size_t size)
 // fork + exec of `args` (args[0] is looked up in PATH). The child keeps only the
 // descriptors in `keep` (and 0-2); `stdout_fd` and `stderr_fd`, when not -1, become its
 // standard output and standard error.
-pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, int stdout_fd, int stderr_fd = -1)
+pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, int stdout_fd,
+            int stderr_fd = -1)
 {
   // Everything the child needs is prepared before fork: between fork and exec only
   // async-signal-safe calls are allowed (this process may have threads).
@@ -289,7 +290,8 @@ std::size_t raise_descriptor_limit()
     ::setrlimit(RLIMIT_NOFILE, &limit);
     ::getrlimit(RLIMIT_NOFILE, &limit);
   }
-  return limit.rlim_cur == RLIM_INFINITY ? std::size_t(1) << 20 : static_cast<std::size_t>(limit.rlim_cur);
+  return limit.rlim_cur == RLIM_INFINITY ? std::size_t(1) << 20
+                                         : static_cast<std::size_t>(limit.rlim_cur);
 #else
   return 0;
 #endif
@@ -369,7 +371,8 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
   const int status = pid > 0 ? wait_for(pid) : -1;
   if (status != 0)
   {
-    result.error = status == 127 ? "strace not found" : "strace run failed (exit " + std::to_string(status) + ")";
+    result.error = status == 127 ? "strace not found"
+                                 : "strace run failed (exit " + std::to_string(status) + ")";
     return result;
   }
   // "% time  seconds  usecs/call  calls  [errors]  syscall": calls is the fourth column,

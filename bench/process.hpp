@@ -45,9 +45,9 @@ int run_self(const std::vector<std::string>& args, std::string* output);
 struct syscall_counts
 {
   bool ok = false;
-  std::string error;                           // why not, when !ok
-  std::uint64_t total = 0;                     // every call of every thread
-  std::map<std::string, std::uint64_t> calls;  // by system call name
+  std::string error;                          // why not, when !ok
+  std::uint64_t total = 0;                    // every call of every thread
+  std::map<std::string, std::uint64_t> calls; // by system call name
 };
 
 /// Run this program with `args` under `strace -f -c -o <summary_file>` and parse the summary.

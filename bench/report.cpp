@@ -53,14 +53,16 @@ std::string pad_left(const std::string& s, std::size_t width)
 
 void print_header(std::ostream& out, const run_info& info, const char* what)
 {
-  out << "\nBoost.AsioNotify vs stock Boost.Asio" << what << ": " << info.mode << " run, " << info.rounds
-      << " round(s), " << info.platform << ", " << info.hardware_threads << " hardware threads";
+  out << "\nBoost.AsioNotify vs stock Boost.Asio" << what << ": " << info.mode << " run, "
+      << info.rounds << " round(s), " << info.platform << ", " << info.hardware_threads
+      << " hardware threads";
   if (info.load_start >= 0)
     out << ", load average " << format_number(info.load_start) << " at start, "
         << format_number(info.load_end) << " at end";
   out << ", " << format_number(info.elapsed_s) << " s\n";
   if (!info.compiler.empty())
-    out << "built with " << info.compiler << (info.build_type.empty() ? "" : ", " + info.build_type) << '\n';
+    out << "built with " << info.compiler << (info.build_type.empty() ? "" : ", " + info.build_type)
+        << '\n';
 }
 
 /// `stem`'s directory ("." when none) and file name.
@@ -78,8 +80,8 @@ std::string gnuplot_preamble(const std::string& base, int width, int height)
   const std::string size = " size " + std::to_string(width) + "," + std::to_string(height);
   return "# Drawn by asio_notify_bench; run in this directory: gnuplot " + base + ".gp\n" +
          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n  set terminal pngcairo" + size +
-         " font ',10'\n} else {\n  set terminal png" + size + "\n}\n" + "set output '" + base + ".png'\n" +
-         "set termoption noenhanced\nset datafile missing 'NaN'\n";
+         " font ',10'\n} else {\n  set terminal png" + size + "\n}\n" + "set output '" + base +
+         ".png'\n" + "set termoption noenhanced\nset datafile missing 'NaN'\n";
 }
 
 /// Whether a gnuplot program is in one of the PATH directories.
@@ -113,17 +115,15 @@ std::string run_gnuplot(const std::string& stem)
   const std::string command = "cd \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
 #endif
   if (!gnuplot_on_path())
-    return "no chart: gnuplot is not installed (the script is " + stem + ".gp, the data " + stem + ".dat)";
+    return "no chart: gnuplot is not installed (the script is " + stem + ".gp, the data " + stem +
+           ".dat)";
   if (std::system(command.c_str()) != 0)
     return "no chart: gnuplot failed (the script is " + stem + ".gp)";
   return "chart: " + stem + ".png";
 }
 
 /// The median of `r` as the table shows it, or "n/a".
-std::string median_cell(const row& r)
-{
-  return r.available() ? format_number(r.median()) : "n/a";
-}
+std::string median_cell(const row& r) { return r.available() ? format_number(r.median()) : "n/a"; }
 
 /// median(notify) / median(stock) as the table shows it: "-" for the stock row or no data.
 std::string ratio_cell(const metric& m, const row& r)
@@ -222,8 +222,7 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
       {
         const double q = m.ratio(r);
         out << pad_left(format_number(r.median()), 10) << pad_left(format_number(r.min()), 10)
-            << pad_left(format_number(r.max()), 10)
-            << pad_left(q < 0 ? "-" : format_number(q), 8)
+            << pad_left(format_number(r.max()), 10) << pad_left(q < 0 ? "-" : format_number(q), 8)
             << pad_left(r.on->notify ? bound(m) : "", 9) << pad_left(m.verdict(r), 8);
       }
       else
@@ -259,7 +258,8 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
       {
         const std::string v = m.verdict(r);
         out << "  " << pad(m.title, 34) << pad(bound(m), 8)
-            << (v.empty() ? "n/a (" + r.note + ")" : v + "  (ratio " + format_number(m.ratio(r)) + ")")
+            << (v.empty() ? "n/a (" + r.note + ")"
+                          : v + "  (ratio " + format_number(m.ratio(r)) + ")")
             << '\n';
       }
   }
@@ -298,7 +298,8 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
   for (std::size_t i = 0; i < metrics.size(); ++i)
   {
     const metric& m = metrics[i];
-    out << "    {\n      \"key\": " << json_string(m.key) << ",\n      \"title\": " << json_string(m.title)
+    out << "    {\n      \"key\": " << json_string(m.key)
+        << ",\n      \"title\": " << json_string(m.title)
         << ",\n      \"unit\": " << json_string(m.unit)
         << ",\n      \"lower_is_better\": " << (m.lower_is_better ? "true" : "false")
         << ",\n      \"target_ratio\": " << (m.target > 0 ? json_number(m.target) : "null")
@@ -313,7 +314,8 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
       for (std::size_t k = 0; k < r.samples.size(); ++k)
         out << (k ? ", " : "") << json_number(r.samples[k]);
       out << "], \"median\": " << json_number(r.median()) << ", \"min\": " << json_number(r.min())
-          << ", \"max\": " << json_number(r.max()) << ", \"ratio\": " << (q < 0 ? "null" : json_number(q))
+          << ", \"max\": " << json_number(r.max())
+          << ", \"ratio\": " << (q < 0 ? "null" : json_number(q))
           << ", \"result\": " << (v.empty() ? "null" : json_string(v))
           << ", \"note\": " << json_string(r.note) << "}" << (j + 1 < m.rows.size() ? ",\n" : "\n");
     }
@@ -380,7 +382,8 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
     std::ofstream gp(stem + ".gp");
     const std::size_t target_column = columns.size() + 2;
     gp << gnuplot_preamble(base, 1400, 700)
-       << "set title 'Boost.AsioNotify / stock Boost.Asio: ratio of medians (log scale); red bars: targets, bound under each name'\n"
+       << "set title 'Boost.AsioNotify / stock Boost.Asio: ratio of medians (log scale); red bars: "
+          "targets, bound under each name'\n"
        << "set ylabel 'notify / stock'\n"
        << "set style data histograms\nset style histogram clustered gap 1\n"
        << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
@@ -390,15 +393,16 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
        << "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
        << "plot ";
     for (std::size_t i = 0; i < columns.size(); ++i)
-      gp << "'" << base << ".dat' using " << i + 2 << (i == 0 ? ":xtic(1)" : "")
-         << ", ";
+      gp << "'" << base << ".dat' using " << i + 2 << (i == 0 ? ":xtic(1)" : "") << ", ";
     // Clustered bars of n columns (gap 1) sit 1/(n+1) apart around each cluster's centre.
     const double step = 1.0 / static_cast<double>(columns.size() + 1);
     for (std::size_t i = 0; i < columns.size(); ++i)
     {
-      const double offset = (static_cast<double>(i) - static_cast<double>(columns.size() - 1) / 2) * step;
+      const double offset =
+          (static_cast<double>(i) - static_cast<double>(columns.size() - 1) / 2) * step;
       gp << "'" << base << ".dat' using ($0" << (offset < 0 ? "" : "+") << offset << "):" << i + 2
-         << ":(sprintf('%.2f', column(" << i + 2 << "))) with labels offset 0,0.7 font ',8' notitle, ";
+         << ":(sprintf('%.2f', column(" << i + 2
+         << "))) with labels offset 0,0.7 font ',8' notitle, ";
     }
     gp << "'" << base << ".dat' using ($0-0.45):" << target_column
        << ":(0.9):(0) with vectors nohead lw 3 lc rgb 'red' title 'target'\n";
@@ -414,14 +418,18 @@ namespace {
 
 /// One line of the scaling table: `r` (the i-th row of each metric of `p`), `first` the
 /// same backend's throughput with the fewest threads (for the speed-up).
-void print_scaling_row(std::ostream& out, const scaling_point& p, std::size_t i, const row& first, bool first_line)
+void print_scaling_row(std::ostream& out, const scaling_point& p, std::size_t i, const row& first,
+                       bool first_line)
 {
   const row& t = p.throughput.rows[i];
   out << pad(first_line ? std::to_string(p.threads) : "", 9) << pad(t.on->label, 33)
       << pad_left(median_cell(t), 9) << ' '
-      << pad(t.available() ? "[" + format_number(t.min()) + "-" + format_number(t.max()) + "]" : "", 16)
+      << pad(t.available() ? "[" + format_number(t.min()) + "-" + format_number(t.max()) + "]" : "",
+             16)
       << pad_left(ratio_cell(p.throughput, t), 6)
-      << pad_left(t.available() && first.available() ? format_number(t.median() / first.median()) : "-", 9)
+      << pad_left(t.available() && first.available() ? format_number(t.median() / first.median())
+                                                     : "-",
+                  9)
       << pad_left(median_cell(p.p50.rows[i]), 10) << pad_left(ratio_cell(p.p50, p.p50.rows[i]), 7)
       << pad_left(median_cell(p.p99.rows[i]), 10) << pad_left(ratio_cell(p.p99, p.p99.rows[i]), 7);
   if (!t.available() && !t.note.empty())
@@ -431,18 +439,21 @@ void print_scaling_row(std::ostream& out, const scaling_point& p, std::size_t i,
 
 } // namespace
 
-void print_scaling_table(std::ostream& out, const run_info& info, const std::vector<scaling_point>& points)
+void print_scaling_table(std::ostream& out, const run_info& info,
+                         const std::vector<scaling_point>& points)
 {
   print_header(out, info, ", io thread scaling");
   if (points.empty())
     return;
-  out << "throughput: " << points.front().throughput.unit << "\nping-pong:  " << points.front().p50.unit
-      << "\nratio = median(notify) / median(stock); speed-up = median MB/s / the same backend's median MB/s"
+  out << "throughput: " << points.front().throughput.unit
+      << "\nping-pong:  " << points.front().p50.unit
+      << "\nratio = median(notify) / median(stock); speed-up = median MB/s / the same backend's "
+         "median MB/s"
       << " with " << points.front().threads << " io thread(s)\n\n";
   const std::string header = pad("threads", 9) + pad("backend", 33) + pad_left("MB/s", 9) + ' ' +
                              pad("[min-max]", 16) + pad_left("ratio", 6) + pad_left("speed-up", 9) +
-                             pad_left("p50 us", 10) + pad_left("ratio", 7) + pad_left("p99 us", 10) +
-                             pad_left("ratio", 7);
+                             pad_left("p50 us", 10) + pad_left("ratio", 7) +
+                             pad_left("p99 us", 10) + pad_left("ratio", 7);
   out << header << '\n' << std::string(header.size(), '-') << '\n';
   for (const scaling_point& p : points)
   {
@@ -488,7 +499,8 @@ std::string write_scaling_chart(const std::string& stem, const std::vector<backe
     gp << gnuplot_preamble(base, 1200, 700)
        << "set title 'echo throughput against io threads: median, bars from min to max'\n"
        << "set xlabel 'threads running the io_context (log2 scale)'\nset ylabel 'MB/s'\n"
-       << "set logscale x 2\nset xrange [" << json_number(low / 1.3) << ":" << json_number(high * 1.3) << "]\n"
+       << "set logscale x 2\nset xrange [" << json_number(low / 1.3) << ":"
+       << json_number(high * 1.3) << "]\n"
        << "set yrange [0:*]\nset grid\nset key outside right top\nset xtics (";
     for (std::size_t i = 0; i < points.size(); ++i)
       gp << (i ? ", " : "") << points[i].threads;
@@ -496,9 +508,10 @@ std::string write_scaling_chart(const std::string& stem, const std::vector<backe
     for (std::size_t i = 0; i < backends.size(); ++i)
     {
       const std::size_t column = 2 + 3 * i;
-      gp << (i ? ", \\\n     " : "") << "'" << base << ".dat' using 1:" << column << ':' << column + 1 << ':'
-         << column + 2 << " with yerrorlines lw " << (backends[i].notify ? 2 : 3)
-         << (backends[i].notify ? "" : " lc rgb 'black'") << " title '" << backends[i].label << "'";
+      gp << (i ? ", \\\n     " : "") << "'" << base << ".dat' using 1:" << column << ':'
+         << column + 1 << ':' << column + 2 << " with yerrorlines lw "
+         << (backends[i].notify ? 2 : 3) << (backends[i].notify ? "" : " lc rgb 'black'")
+         << " title '" << backends[i].label << "'";
     }
     gp << '\n';
     if (!gp)

@@ -50,7 +50,7 @@ struct metric
   std::string title; // table and chart name
   std::string unit;
   bool lower_is_better = true;
-  double target = 0; // bound on the notify/stock ratio of medians; 0: none
+  double target = 0;          // bound on the notify/stock ratio of medians; 0: none
   std::size_t io_threads = 0; // --scaling: the threads that ran the io_context; 0: not set
   std::vector<row> rows;
   std::string note;
@@ -92,7 +92,8 @@ struct scaling_point
 void print_table(std::ostream& out, const run_info& info, const std::vector<metric>& metrics);
 
 /// The --scaling table: a block per thread count, a line per backend.
-void print_scaling_table(std::ostream& out, const run_info& info, const std::vector<scaling_point>& points);
+void print_scaling_table(std::ostream& out, const run_info& info,
+                         const std::vector<scaling_point>& points);
 
 std::string json_string(const std::string& s);
 std::string json_number(double v); // null when not finite

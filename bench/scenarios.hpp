@@ -53,7 +53,10 @@ public:
       what_ = what;
   }
 
-  void set(const char* where, const error_code& ec) { set(std::string(where) + ": " + ec.message()); }
+  void set(const char* where, const error_code& ec)
+  {
+    set(std::string(where) + ": " + ec.message());
+  }
 
   std::string what() const
   {
@@ -140,17 +143,16 @@ private:
 
   void client_read()
   {
-    boost::asio::async_read(client_, boost::asio::buffer(client_buffer_),
-                            [this](const error_code& ec, std::size_t n) {
-                              if (ec)
-                                return failed_.set("client read", ec);
-                              bytes_echoed_ += n;
-                              if (samples_)
-                                samples_->push_back(std::chrono::duration<float, std::micro>(
-                                                        clock_type::now() - sent_at_)
-                                                        .count());
-                              client_next();
-                            });
+    boost::asio::async_read(
+        client_, boost::asio::buffer(client_buffer_), [this](const error_code& ec, std::size_t n) {
+          if (ec)
+            return failed_.set("client read", ec);
+          bytes_echoed_ += n;
+          if (samples_)
+            samples_->push_back(
+                std::chrono::duration<float, std::micro>(clock_type::now() - sent_at_).count());
+          client_next();
+        });
   }
 
   void server_read()
@@ -227,7 +229,8 @@ latency_result run_latency(boost::asio::io_context& ioc, std::uint64_t round_tri
   const double elapsed = seconds_since(t0);
   r.error = failed.what();
   r.round_trips = link.bytes_echoed() / message_size;
-  if (r.error.empty() && (link.bytes_echoed() % message_size != 0 || (round_trips != 0 && r.round_trips == 0)))
+  if (r.error.empty() &&
+      (link.bytes_echoed() % message_size != 0 || (round_trips != 0 && r.round_trips == 0)))
     r.error = "echoed " + std::to_string(link.bytes_echoed()) + " bytes in " +
               std::to_string(message_size) + "-byte messages";
   if (r.round_trips != 0)
@@ -235,7 +238,8 @@ latency_result run_latency(boost::asio::io_context& ioc, std::uint64_t round_tri
   if (!samples.empty())
   {
     auto at = [&](double q) {
-      auto it = samples.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(samples.size() - 1));
+      auto it = samples.begin() +
+                static_cast<std::ptrdiff_t>(q * static_cast<double>(samples.size() - 1));
       std::nth_element(samples.begin(), it, samples.end());
       return static_cast<double>(*it);
     };
@@ -270,10 +274,9 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
     socket client(ioc);
     socket server(ioc);
     connect_pair<Tcp>(acceptor, client, server);
-    links.push_back(std::make_unique<echo_link<socket>>(std::move(client), std::move(server),
-                                                        message_size,
-                                                        std::numeric_limits<std::uint64_t>::max(),
-                                                        nullptr, failed));
+    links.push_back(std::make_unique<echo_link<socket>>(
+        std::move(client), std::move(server), message_size,
+        std::numeric_limits<std::uint64_t>::max(), nullptr, failed));
   }
   const auto t0 = clock_type::now();
   for (auto& link : links)
@@ -465,7 +468,8 @@ idle_result run_idle(boost::asio::io_context& ioc, std::size_t count)
   using socket = typename Tcp::socket;
   idle_result r;
   r.connections = count;
-  auto ignore = [](const error_code&) {};
+  auto ignore = [](const error_code&) {
+  };
   typename Tcp::acceptor acceptor(ioc, loopback_any_port<Tcp>());
   {
     socket client(ioc);

@@ -13,8 +13,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/system/error_code.hpp>
 
-#if defined(BOOST_ASIO_HAS_EPOLL) && !defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT) \
-    && defined(BOOST_ASIO_HAS_POSIX_STREAM_DESCRIPTOR)
+#if defined(BOOST_ASIO_HAS_EPOLL) && !defined(BOOST_ASIO_HAS_IO_URING_AS_DEFAULT) &&               \
+    defined(BOOST_ASIO_HAS_POSIX_STREAM_DESCRIPTOR)
 // Both inline drivers wait for the port's descriptor in the io_context's reactor, which
 // must then be Asio's epoll reactor (not io_uring, not select).
 #define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS 1
@@ -49,11 +49,11 @@ struct asio_operation_shape : Operation
 {
   static constexpr bool value =
       std::is_same_v<typename Operation::perform_func_type,
-                     typename Operation::status (*)(boost::asio::detail::reactor_op*)>
-      && std::is_same_v<typename Operation::func_type,
-                        void (*)(void*, boost::asio::detail::scheduler_operation*,
-                                 const boost::system::error_code&, std::size_t)>
-      && std::is_base_of_v<boost::asio::detail::scheduler_operation, Operation>;
+                     typename Operation::status (*)(boost::asio::detail::reactor_op*)> &&
+      std::is_same_v<typename Operation::func_type,
+                     void (*)(void*, boost::asio::detail::scheduler_operation*,
+                              const boost::system::error_code&, std::size_t)> &&
+      std::is_base_of_v<boost::asio::detail::scheduler_operation, Operation>;
 };
 
 template <class Reactor, class Operation, class Scheduler>
@@ -75,8 +75,8 @@ struct asio_reactor_shape<
         decltype(std::declval<Scheduler&>().work_started()),
         decltype(std::declval<Scheduler&>().work_finished()),
         decltype(std::declval<Operation&>().ec_),
-        std::enable_if_t<Operation::not_done != Operation::done
-                         && Operation::done != Operation::done_and_exhausted>>>
+        std::enable_if_t<Operation::not_done != Operation::done &&
+                         Operation::done != Operation::done_and_exhausted>>>
     : std::bool_constant<asio_operation_shape<Operation>::value>
 {
 };

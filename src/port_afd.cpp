@@ -104,11 +104,11 @@ struct afd_poll_info
 };
 
 using nt_create_file_fn = NTSTATUS(NTAPI*)(PHANDLE, ACCESS_MASK, POBJECT_ATTRIBUTES,
-                                           PIO_STATUS_BLOCK, PLARGE_INTEGER, ULONG, ULONG,
-                                           ULONG, ULONG, PVOID, ULONG);
+                                           PIO_STATUS_BLOCK, PLARGE_INTEGER, ULONG, ULONG, ULONG,
+                                           ULONG, PVOID, ULONG);
 using nt_device_io_control_file_fn = NTSTATUS(NTAPI*)(HANDLE, HANDLE, PVOID, PVOID,
-                                                      PIO_STATUS_BLOCK, ULONG, PVOID, ULONG,
-                                                      PVOID, ULONG);
+                                                      PIO_STATUS_BLOCK, ULONG, PVOID, ULONG, PVOID,
+                                                      ULONG);
 using nt_cancel_io_file_ex_fn = NTSTATUS(NTAPI*)(HANDLE, PIO_STATUS_BLOCK, PIO_STATUS_BLOCK);
 
 struct nt_functions
@@ -117,7 +117,10 @@ struct nt_functions
   nt_device_io_control_file_fn device_io_control_file = nullptr;
   nt_cancel_io_file_ex_fn cancel_io_file_ex = nullptr;
 
-  bool complete() const noexcept { return create_file && device_io_control_file && cancel_io_file_ex; }
+  bool complete() const noexcept
+  {
+    return create_file && device_io_control_file && cancel_io_file_ex;
+  }
 };
 
 const nt_functions& nt() noexcept
@@ -127,7 +130,8 @@ const nt_functions& nt() noexcept
     f.create_file = system_function<nt_create_file_fn>(L"ntdll.dll", "NtCreateFile");
     f.device_io_control_file =
         system_function<nt_device_io_control_file_fn>(L"ntdll.dll", "NtDeviceIoControlFile");
-    f.cancel_io_file_ex = system_function<nt_cancel_io_file_ex_fn>(L"ntdll.dll", "NtCancelIoFileEx");
+    f.cancel_io_file_ex =
+        system_function<nt_cancel_io_file_ex_fn>(L"ntdll.dll", "NtCancelIoFileEx");
     return f;
   }();
   return functions;
@@ -151,9 +155,9 @@ HANDLE open_afd_helper(error_code& ec) noexcept
   attributes.ObjectName = &path;
   IO_STATUS_BLOCK iosb{};
   HANDLE helper = nullptr;
-  const NTSTATUS status = nt().create_file(&helper, SYNCHRONIZE, &attributes, &iosb, nullptr, 0,
-                                           FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_OPEN, 0,
-                                           nullptr, 0);
+  const NTSTATUS status =
+      nt().create_file(&helper, SYNCHRONIZE, &attributes, &iosb, nullptr, 0,
+                       FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_OPEN, 0, nullptr, 0);
   if (!nt_success(status))
   {
     ec = boost::asio::error::operation_not_supported; // no usable AFD (Wine before 7.13)
@@ -204,8 +208,8 @@ struct afd_registration
   trigger triggers = trigger::none;
   bool enabled = false;
   events reported = events::none; // edge: reported and not yet seen false
-  ULONGLONG reported_at_ms = 0;    // edge: when what `reported` holds was first reported
-  unsigned repeats = 0;            // edge: reports since a fall was last seen
+  ULONGLONG reported_at_ms = 0;   // edge: when what `reported` holds was first reported
+  unsigned repeats = 0;           // edge: reports since a fall was last seen
   fate end = fate::live;
   bool in_flight = false;
   bool cancel_sent = false;
@@ -328,7 +332,8 @@ public:
     helper_ = open_afd_helper(ec);
     if (!helper_)
       return false;
-    if (!::CreateIoCompletionPort(helper_, iocp_, reinterpret_cast<ULONG_PTR>(&afd_completion_key), 0) ||
+    if (!::CreateIoCompletionPort(helper_, iocp_, reinterpret_cast<ULONG_PTR>(&afd_completion_key),
+                                  0) ||
         !::SetFileCompletionNotificationModes(helper_, FILE_SKIP_SET_EVENT_ON_HANDLE))
     {
       ec = last_error();
@@ -575,7 +580,7 @@ private:
     out.value = 0;
     out.kind = packet_kind::notification;
     return poll_completed(registration_of(e.lpOverlapped), out) ? entry_kind::packet
-                                                                 : entry_kind::nothing;
+                                                                : entry_kind::nothing;
   }
 
   bool poll_completed(afd_registration* reg, packet& out)
@@ -595,9 +600,8 @@ private:
       return true;
     }
     const NTSTATUS status = reg->iosb.Status;
-    const ULONG found = nt_success(status) && reg->info.number_of_handles != 0
-                            ? reg->info.handles[0].events
-                            : 0;
+    const ULONG found =
+        nt_success(status) && reg->info.number_of_handles != 0 ? reg->info.handles[0].events : 0;
     if ((found & afd_poll_local_close) || (!nt_success(status) && status != status_cancelled))
     {
       forget(reg); // rule 4: closed, and the registration went with it
@@ -665,7 +669,8 @@ private:
     poll_fds_.resize(sampled_.size());
     for (std::size_t i = 0; i < sampled_.size(); ++i)
       poll_fds_[i] = WSAPOLLFD{sampled_[i]->socket, POLLRDNORM | POLLWRNORM, 0};
-    const bool polled = ::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) != SOCKET_ERROR;
+    const bool polled =
+        ::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) != SOCKET_ERROR;
     const ULONGLONG now = ::GetTickCount64();
     for (std::size_t i = 0; i < sampled_.size(); ++i)
     {
@@ -796,7 +801,8 @@ public:
       for (ULONG i = 0; i < received; ++i)
         if (kinds[i] == afd_engine::entry_kind::packet)
           packets[n++] = translated[i];
-        else if (kinds[i] == afd_engine::entry_kind::foreign && translate_user_packet(entries[i], packets[n]))
+        else if (kinds[i] == afd_engine::entry_kind::foreign &&
+                 translate_user_packet(entries[i], packets[n]))
           ++n;
       if (n != 0 || budget.expired())
         return n;

@@ -33,8 +33,7 @@ struct port::impl
 
   /// `port::process`, with `ec` cleared by the caller.
   virtual std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
-                              std::chrono::milliseconds timeout,
-                              boost::system::error_code& ec) = 0;
+                              std::chrono::milliseconds timeout, boost::system::error_code& ec) = 0;
 
   /// `port::post`, with `ec` cleared by the caller.
   virtual void post(void* key, std::uint32_t value, boost::system::error_code& ec) = 0;

@@ -204,7 +204,7 @@ public:
   std::mutex mutex;
   fd_table<entry> entries;
   std::size_t registrations = 0;
-  std::deque<packet> queued; // user and remove packets, woken through wakeup_fd
+  std::deque<packet> queued;                // user and remove packets, woken through wakeup_fd
   std::atomic<std::size_t> queued_count{0}; // queued.size(), read without the mutex
   std::uint32_t next_generation = 1;
 
@@ -246,7 +246,6 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     queue(p);
   }
-
 
   // --- registration (called with `mutex` held) ---
 
@@ -292,7 +291,8 @@ public:
     {
       if (old->key != r.key)
         return boost::asio::error::invalid_argument; // rule 2
-      return arm(r.socket, *old, r.filter, r.triggers, old->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
+      return arm(r.socket, *old, r.filter, r.triggers,
+                 old->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
     }
     if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
       return ec;
@@ -531,8 +531,8 @@ public:
 
   static int remaining_ms(std::chrono::steady_clock::time_point deadline)
   {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 0x7fffffff));
   }
 };

@@ -40,19 +40,19 @@ using detail::process_socket_notifications_fn;
 
 // The port's flag values are PSN's, so entries and packets convert by value.
 static_assert(detail::to_bits(events::in) == detail::psn::register_event_in &&
-              detail::to_bits(events::out) == detail::psn::register_event_out &&
-              detail::to_bits(events::hangup) == detail::psn::register_event_hangup &&
-              detail::to_bits(events::error) == detail::psn::event_err &&
-              detail::to_bits(events::remove) == detail::psn::event_remove,
+                  detail::to_bits(events::out) == detail::psn::register_event_out &&
+                  detail::to_bits(events::hangup) == detail::psn::register_event_hangup &&
+                  detail::to_bits(events::error) == detail::psn::event_err &&
+                  detail::to_bits(events::remove) == detail::psn::event_remove,
               "events values are SOCK_NOTIFY_* values");
 static_assert(detail::to_bits(operation::enable) == detail::psn::op_enable &&
-              detail::to_bits(operation::disable) == detail::psn::op_disable &&
-              detail::to_bits(operation::remove) == detail::psn::op_remove,
+                  detail::to_bits(operation::disable) == detail::psn::op_disable &&
+                  detail::to_bits(operation::remove) == detail::psn::op_remove,
               "operation values are SOCK_NOTIFY_OP_* values");
 static_assert(detail::to_bits(trigger::oneshot) == detail::psn::trigger_oneshot &&
-              detail::to_bits(trigger::persistent) == detail::psn::trigger_persistent &&
-              detail::to_bits(trigger::level) == detail::psn::trigger_level &&
-              detail::to_bits(trigger::edge) == detail::psn::trigger_edge,
+                  detail::to_bits(trigger::persistent) == detail::psn::trigger_persistent &&
+                  detail::to_bits(trigger::level) == detail::psn::trigger_level &&
+                  detail::to_bits(trigger::edge) == detail::psn::trigger_edge,
               "trigger values are SOCK_NOTIFY_TRIGGER_* values");
 static_assert(sizeof(native_socket_type) == sizeof(SOCKET), "native_socket_type holds a SOCKET");
 
@@ -82,7 +82,8 @@ error_code socket_error(DWORD code) noexcept
 error_code nt_status_error(LONG status) noexcept
 {
   using convert_fn = ULONG(WINAPI*)(LONG);
-  static const convert_fn convert = system_function<convert_fn>(L"ntdll.dll", "RtlNtStatusToDosError");
+  static const convert_fn convert =
+      system_function<convert_fn>(L"ntdll.dll", "RtlNtStatusToDosError");
   return socket_error(convert ? convert(status) : ERROR_MR_MID_NOT_FOUND);
 }
 
@@ -138,7 +139,8 @@ DWORD to_wait_ms(std::chrono::milliseconds timeout) noexcept
     return INFINITE;
   if (timeout.count() <= 0)
     return 0;
-  return static_cast<DWORD>(std::min<std::chrono::milliseconds::rep>(timeout.count(), INFINITE - 1));
+  return static_cast<DWORD>(
+      std::min<std::chrono::milliseconds::rep>(timeout.count(), INFINITE - 1));
 }
 
 DWORD wait_budget::left_ms() const noexcept
@@ -195,7 +197,8 @@ std::atomic<process_socket_notifications_fn> psn_for_testing{nullptr};
 
 process_socket_notifications_fn current_psn() noexcept
 {
-  const process_socket_notifications_fn substitute = psn_for_testing.load(std::memory_order_acquire);
+  const process_socket_notifications_fn substitute =
+      psn_for_testing.load(std::memory_order_acquire);
   return substitute ? substitute : system_psn();
 }
 
@@ -209,8 +212,9 @@ error_code require_windows_build_20348() noexcept
       __FILE__, __LINE__,
       "requires ProcessSocketNotifications: Windows build 20348 or later "
       "(Windows Server 2022, Windows 11)");
-  return error_code(boost::asio::error::make_error_code(boost::asio::error::operation_not_supported),
-                    &requirement);
+  return error_code(
+      boost::asio::error::make_error_code(boost::asio::error::operation_not_supported),
+      &requirement);
 }
 
 // --- results and packets ------------------------------------------------------------------
@@ -357,8 +361,8 @@ private:
              DWORD wait_ms, UINT32& received) noexcept
   {
     received = 0;
-    const DWORD rc = psn_(iocp, c.count, c.count ? c.native : nullptr, wanted ? wait_ms : 0,
-                          wanted, wanted ? entries : nullptr, wanted ? &received : nullptr);
+    const DWORD rc = psn_(iocp, c.count, c.count ? c.native : nullptr, wanted ? wait_ms : 0, wanted,
+                          wanted ? entries : nullptr, wanted ? &received : nullptr);
     if (rc == ERROR_SUCCESS || is_timeout(rc))
       for (UINT32 i = 0; i < c.count; ++i)
         regs[c.index[i]].result = entry_result(c.native[i].registration_result);
@@ -402,8 +406,8 @@ private:
   // The last chunk and the dequeue in one call; the wait goes on (without entries) after an
   // early timeout or a dequeue of nothing the port's, until the time is up.
   std::size_t apply_and_dequeue(chunk& c, boost::span<registration> regs,
-                                boost::span<packet> packets,
-                                const detail::win::wait_budget& budget, error_code& ec) noexcept
+                                boost::span<packet> packets, const detail::win::wait_budget& budget,
+                                error_code& ec) noexcept
   {
     OVERLAPPED_ENTRY entries[packet_batch];
     const ULONG wanted = static_cast<ULONG>(std::min(packets.size(), packet_batch));

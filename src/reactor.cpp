@@ -84,8 +84,9 @@ struct reactor_core::impl final : packet_handler
       : options(o), the_port(o.backend), reclaimer([this](socket_state* s) { free_state(s); })
   {
     if (options.batch_size == 0 || options.threads == 0)
-      throw boost::system::system_error(boost::asio::error::invalid_argument,
-                                        "boost::asio_notify::reactor: batch_size and threads must be positive");
+      throw boost::system::system_error(
+          boost::asio::error::invalid_argument,
+          "boost::asio_notify::reactor: batch_size and threads must be positive");
   }
 
   // The driver starts with the first socket, whose executor tells which context runs it.

@@ -193,7 +193,7 @@ private:
   std::vector<packet> packets_;
   std::thread::id dequeuer_;
   std::shared_ptr<handoff_gate> gate_; // a reactor thread's, for the batches it hands over
-  batch_done_hook* done_;               // told when a thread finds nothing left to claim
+  batch_done_hook* done_;              // told when a thread finds nothing left to claim
   std::atomic<std::size_t> next_{0};
   std::atomic<std::size_t> finished_{0};
 };
@@ -242,8 +242,8 @@ bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n
 /* The second half: the round's I/O packets performed where `to` says. `io` is read before
    any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
    it. */
-void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
-                      std::uint64_t round, const batch_target& to)
+void perform_dequeued(packet_handler& handler, const std::vector<packet>& io, std::uint64_t round,
+                      const batch_target& to)
 {
   if (to.where == performer::context && !io.empty())
   {
@@ -289,9 +289,12 @@ class thread_driver final : public reactor_driver, private batch_done_hook
 public:
   thread_driver(port& p, packet_handler& handler, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
-      : port_(p), handler_(handler), batch_size_(options.batch_size),
-        target_{context_executor ? performer::context : performer::reactor_thread,
-                context_executor, std::make_shared<handoff_gate>(options.threads), this},
+      : port_(p), handler_(handler),
+        batch_size_(options.batch_size), target_{context_executor ? performer::context
+                                                                  : performer::reactor_thread,
+                                                 context_executor,
+                                                 std::make_shared<handoff_gate>(options.threads),
+                                                 this},
         io_thread_target_{performer::this_thread, std::move(context_executor), nullptr, this}
   {
     for (std::size_t i = 0; i < options.threads; ++i)
@@ -327,7 +330,8 @@ private:
       boost::system::error_code ec;
       std::size_t n = port_.dequeue(buffer, port::infinite, ec);
       if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
-        n += port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
+        n +=
+            port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
       handler_.dequeued(n);
       exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
       perform_dequeued(handler_, io, round, target_);
@@ -342,8 +346,8 @@ private:
   void batch_done() override
   {
     int skip = batches_to_skip_.load(std::memory_order_relaxed);
-    while (skip > 0 && !batches_to_skip_.compare_exchange_weak(skip, skip - 1,
-                                                               std::memory_order_relaxed))
+    while (skip > 0 &&
+           !batches_to_skip_.compare_exchange_weak(skip, skip - 1, std::memory_order_relaxed))
     {
     }
     if (skip > 0 || stopped_.load(std::memory_order_acquire) ||
@@ -383,9 +387,9 @@ private:
   std::mutex stop_mutex_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stopped_{false};
-  std::atomic<bool> looking_{false};       // a look into the port is deferred or running
-  std::atomic<int> batches_to_skip_{0};    // before the next look, after looks that missed
-  int misses_ = 0;                         // guarded by `looking_`
+  std::atomic<bool> looking_{false};    // a look into the port is deferred or running
+  std::atomic<int> batches_to_skip_{0}; // before the next look, after looks that missed
+  int misses_ = 0;                      // guarded by `looking_`
   char exit_key_ = 0;
 };
 
@@ -402,8 +406,7 @@ private:
 class port_batch
 {
 public:
-  port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler,
-             std::size_t batch)
+  port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler, std::size_t batch)
       : ioc_(ioc), target_{performer::this_thread, ioc.get_executor(), nullptr}, port_(p),
         handler_(handler), packets_(batch)
   {
@@ -498,8 +501,8 @@ public:
   void arm(bool continuation)
   {
     op_.keep_alive = this->shared_from_this();
-    reactor_.start_op(Reactor::read_op, batch_.the_port().native_handle(), descriptor_data_,
-                      &op_, continuation, true);
+    reactor_.start_op(Reactor::read_op, batch_.the_port().native_handle(), descriptor_data_, &op_,
+                      continuation, true);
     scheduler_.work_finished();
   }
 
@@ -664,8 +667,7 @@ std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
   if constexpr (has_work_counting<Executor>::value)
   {
     options.driver = driver_kind::inline_portable;
-    return std::make_unique<inline_driver<descriptor_waiter<Executor>>>(ioc, p, handler,
-                                                                       options);
+    return std::make_unique<inline_driver<descriptor_waiter<Executor>>>(ioc, p, handler, options);
   }
   return nullptr;
 }
@@ -707,9 +709,9 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
 #if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS)
   if (options.driver != driver_kind::thread)
     if (boost::asio::io_context* ioc = io_context_of(io_executor))
-      if (auto driver = make_inline_driver<asio_reactor, asio_operation, asio_scheduler,
-                                           boost::asio::io_context::executor_type>(
-              *ioc, options, p, handler))
+      if (auto driver =
+              make_inline_driver<asio_reactor, asio_operation, asio_scheduler,
+                                 boost::asio::io_context::executor_type>(*ioc, options, p, handler))
         return driver;
 #endif
   options.driver = driver_kind::thread;

@@ -47,8 +47,8 @@ std::size_t parse_positive(const std::string& key, const std::string& value)
 
 bool parse_backend(const std::string& value, port_backend& b)
 {
-  for (port_backend candidate : {port_backend::automatic, port_backend::psn, port_backend::afd,
-                                 port_backend::epoll})
+  for (port_backend candidate :
+       {port_backend::automatic, port_backend::psn, port_backend::afd, port_backend::epoll})
     if (value == to_string(candidate))
     {
       b = candidate;
@@ -154,8 +154,7 @@ reactor::reactor(boost::asio::execution_context& context)
 }
 
 reactor::reactor(boost::asio::execution_context& context, reactor_options options)
-    : boost::asio::execution_context::service(context),
-      core_(new detail::reactor_core(options))
+    : boost::asio::execution_context::service(context), core_(new detail::reactor_core(options))
 {
 }
 

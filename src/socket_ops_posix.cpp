@@ -126,7 +126,8 @@ bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
 
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
 {
-  retry(ec, [&] { return ::bind(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)); });
+  retry(ec,
+        [&] { return ::bind(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)); });
 }
 
 void listen(native_socket_type s, int backlog, error_code& ec)
@@ -248,7 +249,8 @@ int bytes_left(msghdr& msg)
 {
 #if defined(TCP_CM_INQ)
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-    if (c->cmsg_level == SOL_TCP && c->cmsg_type == TCP_CM_INQ && c->cmsg_len >= CMSG_LEN(sizeof(int)))
+    if (c->cmsg_level == SOL_TCP && c->cmsg_type == TCP_CM_INQ &&
+        c->cmsg_len >= CMSG_LEN(sizeof(int)))
     {
       int left;
       std::memcpy(&left, CMSG_DATA(c), sizeof(left));
@@ -262,8 +264,8 @@ int bytes_left(msghdr& msg)
 
 } // namespace
 
-std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count,
-                 message_flags flags, error_code& ec, bool* drained)
+std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, message_flags flags,
+                 error_code& ec, bool* drained)
 {
   msghdr msg = make_msghdr(bufs, count, nullptr, 0);
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];

@@ -54,7 +54,6 @@ error_code to_asio_error(DWORD err)
 
 error_code last_error() { return to_asio_error(static_cast<DWORD>(::WSAGetLastError())); }
 
-
 // Run a call that reports SOCKET_ERROR on failure; retries WSAEINTR (blocking hooks).
 template <class Call>
 auto checked(error_code& ec, Call call) -> decltype(call())
@@ -142,7 +141,8 @@ void close_once(native_socket_type s, error_code& ec)
 
 void socket_pair(int, int, int, native_socket_type (&)[2], error_code& ec)
 {
-  ec = boost::asio::error::operation_not_supported; // Winsock has no socketpair (nor has Asio there)
+  ec =
+      boost::asio::error::operation_not_supported; // Winsock has no socketpair (nor has Asio there)
 }
 
 void check_socket(native_socket_type s, error_code& ec)
@@ -150,7 +150,8 @@ void check_socket(native_socket_type s, error_code& ec)
   int type = 0;
   int len = sizeof(type);
   checked(ec, [&] {
-    return ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len);
+    return ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type),
+                        &len);
   });
   // Winsock answers WSAENOTSOCK for an invalid or closed handle, where POSIX says EBADF:
   // both mean "no such socket", which the contract (and Asio on POSIX) calls bad_descriptor.
@@ -177,7 +178,8 @@ bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
 {
   checked(ec, [&] {
-    return ::bind(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr), static_cast<int>(len));
+    return ::bind(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr),
+                  static_cast<int>(len));
   });
 }
 
@@ -194,14 +196,16 @@ void shutdown(native_socket_type s, int what, error_code& ec)
 void local_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
 {
   int l = static_cast<int>(len);
-  checked(ec, [&] { return ::getsockname(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
+  checked(ec,
+          [&] { return ::getsockname(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
   len = stored(l, len);
 }
 
 void peer_address(native_socket_type s, void* addr, std::size_t& len, error_code& ec)
 {
   int l = static_cast<int>(len);
-  checked(ec, [&] { return ::getpeername(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
+  checked(ec,
+          [&] { return ::getpeername(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), &l); });
   len = stored(l, len);
 }
 
@@ -247,7 +251,8 @@ bool at_mark(native_socket_type s, error_code& ec)
 
 void connect(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
 {
-  if (::connect(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr), static_cast<int>(len)) == 0)
+  if (::connect(static_cast<SOCKET>(s), static_cast<const sockaddr*>(addr),
+                static_cast<int>(len)) == 0)
   {
     ec = {};
     return;
@@ -269,7 +274,8 @@ void connect_result(native_socket_type s, error_code& ec)
 native_socket_type accept(native_socket_type s, void* addr, std::size_t* len, error_code& ec)
 {
   int l = len ? static_cast<int>(*len) : 0;
-  const SOCKET r = ::accept(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), len ? &l : nullptr);
+  const SOCKET r =
+      ::accept(static_cast<SOCKET>(s), static_cast<sockaddr*>(addr), len ? &l : nullptr);
   if (r == INVALID_SOCKET)
   {
     ec = last_error();

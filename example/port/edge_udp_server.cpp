@@ -210,10 +210,11 @@ int main()
   check.check_ok(client_result, "client sent every datagram");
   check.check_equal(state.received, datagram_count, "datagrams received");
   check.check_equal(state.malformed, 0, "malformed datagrams");
-  const bool each_once = std::all_of(state.copies.begin(), state.copies.end(),
-                                     [](int copies) { return copies == 1; });
+  const bool each_once =
+      std::all_of(state.copies.begin(), state.copies.end(), [](int copies) { return copies == 1; });
   check.check(each_once, "every datagram received exactly once");
-  const int largest = state.drains.empty() ? 0 : *std::max_element(state.drains.begin(), state.drains.end());
+  const int largest =
+      state.drains.empty() ? 0 : *std::max_element(state.drains.begin(), state.drains.end());
   check.note("received " + std::to_string(state.received) + " datagrams through " +
              std::to_string(state.drains.size()) + " edge(s), drained as " + join(state.drains) +
              " (largest drain " + std::to_string(largest) + ")");

@@ -22,15 +22,15 @@
 #include <boost/system/error_code.hpp>
 
 #if defined(_WIN32)
-#  include <winsock2.h>
-#  include <ws2tcpip.h>
+#include <winsock2.h>
+#include <ws2tcpip.h>
 #else
-#  include <arpa/inet.h>
-#  include <cerrno>
-#  include <fcntl.h>
-#  include <netinet/in.h>
-#  include <sys/socket.h>
-#  include <unistd.h>
+#include <arpa/inet.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #endif
 
 #include <array>
@@ -72,11 +72,11 @@ inline error_code last_socket_error()
 }
 inline void close_socket(socket_type s) noexcept { ::close(s); }
 using io_size = std::size_t;
-#  if defined(MSG_NOSIGNAL)
+#if defined(MSG_NOSIGNAL)
 constexpr int send_flags = MSG_NOSIGNAL; // a send to a closed peer fails; it must not kill us
-#  else
+#else
 constexpr int send_flags = 0;
-#  endif
+#endif
 constexpr int shutdown_send_how = SHUT_WR;
 #endif
 
@@ -117,7 +117,10 @@ class socket_handle
 public:
   socket_handle() = default;
   explicit socket_handle(socket_type s) noexcept : socket_(s) {}
-  socket_handle(socket_handle&& other) noexcept : socket_(std::exchange(other.socket_, invalid_socket)) {}
+  socket_handle(socket_handle&& other) noexcept
+      : socket_(std::exchange(other.socket_, invalid_socket))
+  {
+  }
   socket_handle& operator=(socket_handle&& other) noexcept
   {
     if (this != &other)
@@ -329,7 +332,8 @@ inline error_code remove_and_wait(an::port& port, socket_type socket, void* key,
       const bool ours = p.kind == an::packet_kind::notification && p.key == key;
       if (ours && has_any(p.events, an::events::remove))
       {
-        dropped += n - i - 1; // anything after it in this batch is not ours (nothing follows REMOVE)
+        dropped +=
+            n - i - 1; // anything after it in this batch is not ours (nothing follows REMOVE)
         return {};
       }
       ++dropped;

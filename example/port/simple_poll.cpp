@@ -78,11 +78,11 @@ void run_client(example::socket_handle socket, error_code& result)
 // What the server learned about its one connection.
 struct connection_state
 {
-  std::string received;     // every byte, in order
+  std::string received; // every byte, in order
   bool end_of_stream = false;
   bool hangup = false;
-  int packets = 0;          // notification packets dequeued
-  error_code error;         // the first socket error, if any
+  int packets = 0;  // notification packets dequeued
+  error_code error; // the first socket error, if any
 };
 
 // One small read per packet. Small on purpose: level triggering means the port reports the

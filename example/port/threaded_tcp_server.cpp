@@ -410,15 +410,17 @@ int main()
   check.check_equal(s.contexts_allocated.load(), total, "contexts allocated");
   check.check_equal(s.contexts_freed.load(), s.contexts_allocated.load(),
                     "contexts freed (each after its REMOVE packet)");
-  check.check_equal(s.connections_complete.load(), total, "connections that delivered every byte in order");
+  check.check_equal(s.connections_complete.load(), total,
+                    "connections that delivered every byte in order");
   check.check_equal(s.bytes_received.load(), total_bytes, "bytes received");
   check.check_equal(s.registration_failures.load(), 0, "failed registration entries");
 
   // The server threads are gone; the listener's registration is the only one left (and the
   // last exit packet, which the wait drops). Remove it and wait before closing the socket.
   std::size_t dropped = 0;
-  check.check_ok(example::remove_and_wait(port, listener.socket.get(), &listener, watchdog, dropped),
-                 "remove the listener and receive its REMOVE packet");
+  check.check_ok(
+      example::remove_and_wait(port, listener.socket.get(), &listener, watchdog, dropped),
+      "remove the listener and receive its REMOVE packet");
   listener.socket.close();
 
   check.note(std::to_string(s.connections_accepted.load()) + " connections, " +

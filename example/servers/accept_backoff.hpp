@@ -55,98 +55,95 @@
 class accept_backoff
 {
 public:
-    static constexpr std::chrono::milliseconds first_pause{10};
-    static constexpr std::chrono::milliseconds longest_pause{1000};
-    static constexpr std::chrono::seconds log_interval{1};
+  static constexpr std::chrono::milliseconds first_pause{10};
+  static constexpr std::chrono::milliseconds longest_pause{1000};
+  static constexpr std::chrono::seconds log_interval{1};
 
-    /// `name` starts every log line, e.g. "accept".
-    template <class Executor>
-    accept_backoff(Executor const& ex, char const* name)
-        : timer_(ex)
-        , name_(name)
-    {
-    }
+  /// `name` starts every log line, e.g. "accept".
+  template <class Executor>
+  accept_backoff(Executor const& ex, char const* name) : timer_(ex), name_(name)
+  {
+  }
 
-    /// True for the errors after which an immediate retry fails the same way.
-    static bool out_of_resources(boost::system::error_code const& ec)
-    {
-        namespace errc = boost::system::errc;
-        return ec == boost::asio::error::no_descriptors          // EMFILE
-            || ec == errc::too_many_files_open_in_system         // ENFILE
-            || ec == boost::asio::error::no_buffer_space         // ENOBUFS
-            || ec == boost::asio::error::no_memory;              // ENOMEM
-    }
+  /// True for the errors after which an immediate retry fails the same way.
+  static bool out_of_resources(boost::system::error_code const& ec)
+  {
+    namespace errc = boost::system::errc;
+    return ec == boost::asio::error::no_descriptors     // EMFILE
+           || ec == errc::too_many_files_open_in_system // ENFILE
+           || ec == boost::asio::error::no_buffer_space // ENOBUFS
+           || ec == boost::asio::error::no_memory;      // ENOMEM
+  }
 
-    /// After an accept completed with `ec`, calls `next()` to accept again: at once after a
-    /// success or a transient error, after a pause when out of resources, and never after
-    /// operation_aborted (the acceptor was closed) or when the pause is cancelled.
-    template <class Next>
-    void then(boost::system::error_code const& ec, Next next)
-    {
-        auto const delay = record(ec);
-        if(ec == boost::asio::error::operation_aborted)
-            return;
-        if(delay == std::chrono::milliseconds::zero())
-            return next();
-        timer_.expires_after(delay);
-        timer_.async_wait([next = std::move(next)](boost::system::error_code wait_ec) mutable
-        {
-            if(!wait_ec)
-                next();
-        });
-    }
+  /// After an accept completed with `ec`, calls `next()` to accept again: at once after a
+  /// success or a transient error, after a pause when out of resources, and never after
+  /// operation_aborted (the acceptor was closed) or when the pause is cancelled.
+  template <class Next>
+  void then(boost::system::error_code const& ec, Next next)
+  {
+    auto const delay = record(ec);
+    if (ec == boost::asio::error::operation_aborted)
+      return;
+    if (delay == std::chrono::milliseconds::zero())
+      return next();
+    timer_.expires_after(delay);
+    timer_.async_wait([next = std::move(next)](boost::system::error_code wait_ec) mutable {
+      if (!wait_ec)
+        next();
+    });
+  }
 
 #if defined(BOOST_ASIO_HAS_CO_AWAIT)
-    /// The same for a coroutine's loop: returns once it may accept again. Never throws, so
-    /// that no accept error can end the listener; the caller handles operation_aborted.
-    boost::asio::awaitable<void> pause(boost::system::error_code ec)
-    {
-        auto const delay = record(ec);
-        if(delay == std::chrono::milliseconds::zero())
-            co_return;
-        timer_.expires_after(delay);
-        co_await timer_.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
-    }
+  /// The same for a coroutine's loop: returns once it may accept again. Never throws, so
+  /// that no accept error can end the listener; the caller handles operation_aborted.
+  boost::asio::awaitable<void> pause(boost::system::error_code ec)
+  {
+    auto const delay = record(ec);
+    if (delay == std::chrono::milliseconds::zero())
+      co_return;
+    timer_.expires_after(delay);
+    co_await timer_.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+  }
 #endif
 
-    /// Stops a pending pause (e.g. at shutdown): `then` does not call `next`.
-    void cancel() { timer_.cancel(); }
+  /// Stops a pending pause (e.g. at shutdown): `then` does not call `next`.
+  void cancel() { timer_.cancel(); }
 
 private:
-    // Counts and logs the outcome; returns how long to wait before the next accept.
-    std::chrono::milliseconds record(boost::system::error_code const& ec)
+  // Counts and logs the outcome; returns how long to wait before the next accept.
+  std::chrono::milliseconds record(boost::system::error_code const& ec)
+  {
+    if (!ec)
     {
-        if(!ec)
-        {
-            if(pause_ != first_pause) // recovered from running out: worth a line (once)
-                std::cerr << name_ << ": accepting again after " << failures_
-                          << " failure(s)\n";
-            failures_ = 0;
-            pause_ = first_pause;
-            return std::chrono::milliseconds::zero();
-        }
-        if(ec == boost::asio::error::operation_aborted)
-            return std::chrono::milliseconds::zero();
-
-        ++failures_;
-        bool const exhausted = out_of_resources(ec);
-        std::string line = name_ + (": " + ec.message());
-        if(exhausted)
-            line += " (pausing " + std::to_string(pause_.count()) + " ms)";
-        log_.write(line);
-
-        if(!exhausted)
-            return std::chrono::milliseconds::zero(); // concerned one connection only: accept the next at once
-        auto const delay = pause_;
-        pause_ = std::min(pause_ * 2, longest_pause);
-        return delay;
+      if (pause_ != first_pause) // recovered from running out: worth a line (once)
+        std::cerr << name_ << ": accepting again after " << failures_ << " failure(s)\n";
+      failures_ = 0;
+      pause_ = first_pause;
+      return std::chrono::milliseconds::zero();
     }
+    if (ec == boost::asio::error::operation_aborted)
+      return std::chrono::milliseconds::zero();
 
-    boost::asio::steady_timer timer_;
-    std::string name_;
-    std::chrono::milliseconds pause_ = first_pause;
-    rate_limited_log log_{log_interval}; // see limits.hpp
-    unsigned long failures_ = 0; // since the last success
+    ++failures_;
+    bool const exhausted = out_of_resources(ec);
+    std::string line = name_ + (": " + ec.message());
+    if (exhausted)
+      line += " (pausing " + std::to_string(pause_.count()) + " ms)";
+    log_.write(line);
+
+    if (!exhausted)
+      return std::chrono::milliseconds::
+          zero(); // concerned one connection only: accept the next at once
+    auto const delay = pause_;
+    pause_ = std::min(pause_ * 2, longest_pause);
+    return delay;
+  }
+
+  boost::asio::steady_timer timer_;
+  std::string name_;
+  std::chrono::milliseconds pause_ = first_pause;
+  rate_limited_log log_{log_interval}; // see limits.hpp
+  unsigned long failures_ = 0;         // since the last success
 };
 
 #endif

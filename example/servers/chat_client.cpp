@@ -27,140 +27,135 @@ using boost::system::error_code;
 class chat_client
 {
 public:
-    explicit chat_client(net::io_context& ioc) : socket_(ioc) {}
+  explicit chat_client(net::io_context& ioc) : socket_(ioc) {}
 
-    void start(tcp::resolver::results_type const& endpoints)
-    {
-        backend::async_connect(socket_, endpoints,
-            [this](error_code ec, tcp::endpoint const&)
-            {
-                if(ec)
-                    return fail("connect", ec);
-                connected_ = true;
-                read_line();
-                // Lines typed while we were connecting have waited in the queue.
-                if(!outbox_.empty())
-                    write_front();
-                else if(finishing_)
-                    shutdown_send();
-            });
-    }
+  void start(tcp::resolver::results_type const& endpoints)
+  {
+    backend::async_connect(socket_, endpoints, [this](error_code ec, tcp::endpoint const&) {
+      if (ec)
+        return fail("connect", ec);
+      connected_ = true;
+      read_line();
+      // Lines typed while we were connecting have waited in the queue.
+      if (!outbox_.empty())
+        write_front();
+      else if (finishing_)
+        shutdown_send();
+    });
+  }
 
-    // Called on the io_context's thread only (see main): no lock needed.
-    void send(std::string line)
-    {
-        bool const idle = outbox_.empty();
-        outbox_.push_back(std::move(line));
-        if(idle && connected_)
-            write_front();
-    }
+  // Called on the io_context's thread only (see main): no lock needed.
+  void send(std::string line)
+  {
+    bool const idle = outbox_.empty();
+    outbox_.push_back(std::move(line));
+    if (idle && connected_)
+      write_front();
+  }
 
-    // No more lines will be sent: shut down once the queue is empty.
-    void finish()
-    {
-        finishing_ = true;
-        if(connected_ && outbox_.empty())
-            shutdown_send();
-    }
+  // No more lines will be sent: shut down once the queue is empty.
+  void finish()
+  {
+    finishing_ = true;
+    if (connected_ && outbox_.empty())
+      shutdown_send();
+  }
 
-    std::string const& failure() const { return failure_; }
+  std::string const& failure() const { return failure_; }
 
 private:
-    void read_line()
-    {
-        net::async_read_until(socket_, net::dynamic_buffer(inbox_), '\n',
-            [this](error_code ec, std::size_t n)
-            {
-                if(ec == net::error::eof)
-                    return close(); // the server has closed: we are done
-                if(ec)
-                    return fail("read", ec);
-                // endl flushes: whoever reads our stdout sees each line as it arrives.
-                std::cout << inbox_.substr(0, n - 1) << std::endl;
-                inbox_.erase(0, n);
-                read_line();
-            });
-    }
+  void read_line()
+  {
+    net::async_read_until(socket_, net::dynamic_buffer(inbox_), '\n',
+                          [this](error_code ec, std::size_t n) {
+                            if (ec == net::error::eof)
+                              return close(); // the server has closed: we are done
+                            if (ec)
+                              return fail("read", ec);
+                            // endl flushes: whoever reads our stdout sees each line as it arrives.
+                            std::cout << inbox_.substr(0, n - 1) << std::endl;
+                            inbox_.erase(0, n);
+                            read_line();
+                          });
+  }
 
-    void write_front()
-    {
-        net::async_write(socket_, net::buffer(outbox_.front()),
-            [this](error_code ec, std::size_t)
-            {
-                if(ec)
-                    return fail("write", ec);
-                outbox_.pop_front();
-                if(!outbox_.empty())
-                    write_front();
-                else if(finishing_)
-                    shutdown_send();
-            });
-    }
+  void write_front()
+  {
+    net::async_write(socket_, net::buffer(outbox_.front()), [this](error_code ec, std::size_t) {
+      if (ec)
+        return fail("write", ec);
+      outbox_.pop_front();
+      if (!outbox_.empty())
+        write_front();
+      else if (finishing_)
+        shutdown_send();
+    });
+  }
 
-    void shutdown_send()
-    {
-        // The server sees eof, leaves us out of the room and closes: our read then ends.
-        error_code ec;
-        socket_.shutdown(tcp::socket::shutdown_send, ec);
-    }
+  void shutdown_send()
+  {
+    // The server sees eof, leaves us out of the room and closes: our read then ends.
+    error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+  }
 
-    void close()
-    {
-        error_code ec;
-        socket_.close(ec);
-    }
+  void close()
+  {
+    error_code ec;
+    socket_.close(ec);
+  }
 
-    void fail(std::string what, error_code ec)
-    {
-        if(failure_.empty())
-            failure_ = what + ": " + ec.message();
-        close();
-    }
+  void fail(std::string what, error_code ec)
+  {
+    if (failure_.empty())
+      failure_ = what + ": " + ec.message();
+    close();
+  }
 
-    tcp::socket socket_;
-    std::string inbox_;
-    std::deque<std::string> outbox_;
-    bool connected_ = false;
-    bool finishing_ = false;
-    std::string failure_;
+  tcp::socket socket_;
+  std::string inbox_;
+  std::deque<std::string> outbox_;
+  bool connected_ = false;
+  bool finishing_ = false;
+  std::string failure_;
 };
 
 int main(int argc, char* argv[])
 {
-    if(argc != 3)
-    {
-        std::cerr << "usage: chat_client <host> <port>\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        net::io_context ioc;
-        tcp::resolver resolver(ioc);
-        chat_client client(ioc);
-        client.start(resolver.resolve(argv[1], argv[2]));
+  if (argc != 3)
+  {
+    std::cerr << "usage: chat_client <host> <port>\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    net::io_context ioc;
+    tcp::resolver resolver(ioc);
+    chat_client client(ioc);
+    client.start(resolver.resolve(argv[1], argv[2]));
 
-        // The network runs on a thread of its own, because reading stdin blocks. The two
-        // threads share nothing but the io_context: each line is posted to it, so the client
-        // object is only ever touched by the io_context's thread.
-        std::thread network([&ioc] { ioc.run(); });
+    // The network runs on a thread of its own, because reading stdin blocks. The two
+    // threads share nothing but the io_context: each line is posted to it, so the client
+    // object is only ever touched by the io_context's thread.
+    std::thread network([&ioc] { ioc.run(); });
 
-        std::string line;
-        while(std::getline(std::cin, line))
-            net::post(ioc, [&client, l = line + "\n"]() mutable { client.send(std::move(l)); });
-        net::post(ioc, [&client] { client.finish(); });
+    std::string line;
+    while (std::getline(std::cin, line))
+      net::post(ioc, [&client, l = line + "\n"]() mutable { client.send(std::move(l)); });
+    net::post(ioc, [&client] { client.finish(); });
 
-        // run() returns once the server has closed the connection (or it failed).
-        network.join();
-        if(!client.failure().empty())
-        {
-            std::cerr << "chat_client: " << client.failure() << "\n";
-            return EXIT_FAILURE;
-        }
-    }
-    catch(std::exception const& e)
+    // run() returns once the server has closed the connection (or it failed).
+    network.join();
+    if (!client.failure().empty())
     {
-        std::cerr << "chat_client: " << e.what() << "\n";
-        return EXIT_FAILURE;
+      std::cerr << "chat_client: " << client.failure() << "\n";
+      return EXIT_FAILURE;
     }
-    return EXIT_SUCCESS;
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "chat_client: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

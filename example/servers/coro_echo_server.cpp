@@ -35,102 +35,102 @@ using clock_type = std::chrono::steady_clock;
 using namespace net::experimental::awaitable_operators; // a || b: the first to finish
 
 // How long a read or a write may wait for the client before the server gives up on it.
-auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+auto const idle_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // Echoes everything one client sends until it disconnects, moving the deadline on before
 // each read. Returns (never throws) when the connection ends, cancelled included.
 net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
 {
-    char data[16 * 1024];
-    try
+  char data[16 * 1024];
+  try
+  {
+    for (;;)
     {
-        for(;;)
-        {
-            deadline = clock_type::now() + idle_timeout;
-            std::size_t n = co_await socket.async_read_some(net::buffer(data), net::use_awaitable);
-            co_await net::async_write(socket, net::buffer(data, n), net::use_awaitable);
-        }
+      deadline = clock_type::now() + idle_timeout;
+      std::size_t n = co_await socket.async_read_some(net::buffer(data), net::use_awaitable);
+      co_await net::async_write(socket, net::buffer(data, n), net::use_awaitable);
     }
-    catch(boost::system::system_error const& e)
-    {
-        // eof is how a client says goodbye, operation_aborted is the watchdog's doing;
-        // anything else is worth a line in the log.
-        if(e.code() != net::error::eof && e.code() != net::error::connection_reset &&
-           e.code() != net::error::operation_aborted)
-            std::cerr << "echo: " << e.what() << "\n";
-    }
+  }
+  catch (boost::system::system_error const& e)
+  {
+    // eof is how a client says goodbye, operation_aborted is the watchdog's doing;
+    // anything else is worth a line in the log.
+    if (e.code() != net::error::eof && e.code() != net::error::connection_reset &&
+        e.code() != net::error::operation_aborted)
+      std::cerr << "echo: " << e.what() << "\n";
+  }
 }
 
 // Returns once `deadline` has passed (echo() may move it on meanwhile); throws
 // operation_aborted when cancelled because echo() has finished first.
 net::awaitable<void> watchdog(clock_type::time_point& deadline)
 {
-    net::steady_timer timer(co_await net::this_coro::executor);
-    while(deadline > clock_type::now())
-    {
-        timer.expires_at(deadline);
-        co_await timer.async_wait(net::use_awaitable);
-    }
+  net::steady_timer timer(co_await net::this_coro::executor);
+  while (deadline > clock_type::now())
+  {
+    timer.expires_at(deadline);
+    co_await timer.async_wait(net::use_awaitable);
+  }
 }
 
 // One connection: whichever of echo() and watchdog() finishes first cancels the other;
 // then the socket is closed with this frame.
 net::awaitable<void> session(tcp::socket socket)
 {
-    auto deadline = clock_type::now() + idle_timeout;
-    co_await (echo(socket, deadline) || watchdog(deadline));
+  auto deadline = clock_type::now() + idle_timeout;
+  co_await(echo(socket, deadline) || watchdog(deadline));
 }
 
 // Accepts connections forever and gives each one its own coroutine.
 net::awaitable<void> listen(tcp::acceptor& acceptor)
 {
-    accept_backoff backoff(acceptor.get_executor(), "accept");
-    for(;;)
-    {
-        // as_tuple: a failed accept (out of descriptors, say) is an error code here, not an
-        // exception that would end the listener and with it the server.
-        auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
-        if(ec == net::error::operation_aborted)
-            co_return; // the acceptor was closed
-        if(!ec) // detached: nobody waits for a connection to end; session() handles errors
-            net::co_spawn(acceptor.get_executor(), session(std::move(socket)), net::detached);
-        co_await backoff.pause(ec); // when out of descriptors: see accept_backoff.hpp
-    }
+  accept_backoff backoff(acceptor.get_executor(), "accept");
+  for (;;)
+  {
+    // as_tuple: a failed accept (out of descriptors, say) is an error code here, not an
+    // exception that would end the listener and with it the server.
+    auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
+    if (ec == net::error::operation_aborted)
+      co_return; // the acceptor was closed
+    if (!ec)     // detached: nobody waits for a connection to end; session() handles errors
+      net::co_spawn(acceptor.get_executor(), session(std::move(socket)), net::detached);
+    co_await backoff.pause(ec); // when out of descriptors: see accept_backoff.hpp
+  }
 }
 
 int main(int argc, char* argv[])
 {
-    if(argc < 2 || argc > 3)
-    {
-        std::cerr << "usage: coro_echo_server <port> [address]\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
+  if (argc < 2 || argc > 3)
+  {
+    std::cerr << "usage: coro_echo_server <port> [address]\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
 
-        net::io_context ioc;
-        tcp::acceptor acceptor(ioc, tcp::endpoint(address, port));
+    net::io_context ioc;
+    tcp::acceptor acceptor(ioc, tcp::endpoint(address, port));
 
-        // The listener's exception (if any) ends the program instead of being swallowed.
-        net::co_spawn(ioc, listen(acceptor), [](std::exception_ptr e)
-        {
-            if(e)
-                std::rethrow_exception(e);
-        });
+    // The listener's exception (if any) ends the program instead of being swallowed.
+    net::co_spawn(ioc, listen(acceptor), [](std::exception_ptr e) {
+      if (e)
+        std::rethrow_exception(e);
+    });
 
-        net::signal_set signals(ioc, SIGINT, SIGTERM);
-        signals.async_wait([&](error_code, int) { ioc.stop(); });
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](error_code, int) { ioc.stop(); });
 
-        std::cout << "listening on port " << acceptor.local_endpoint().port()
-                  << " [" << backend::name << "]" << std::endl;
-        ioc.run();
-    }
-    catch(std::exception const& e)
-    {
-        std::cerr << "coro_echo_server: " << e.what() << "\n";
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    std::cout << "listening on port " << acceptor.local_endpoint().port() << " [" << backend::name
+              << "]" << std::endl;
+    ioc.run();
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "coro_echo_server: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

@@ -102,18 +102,28 @@ rate_limited_log client_log;
 
 beast::string_view mime_type(beast::string_view path)
 {
-    auto const dot = path.rfind('.');
-    auto const ext = dot == beast::string_view::npos ? beast::string_view{} : path.substr(dot);
-    auto is = [&](beast::string_view e) { return beast::iequals(ext, e); };
-    if(is(".htm") || is(".html")) return "text/html";
-    if(is(".css"))  return "text/css";
-    if(is(".txt"))  return "text/plain";
-    if(is(".js"))   return "application/javascript";
-    if(is(".json")) return "application/json";
-    if(is(".png"))  return "image/png";
-    if(is(".jpg") || is(".jpeg")) return "image/jpeg";
-    if(is(".svg"))  return "image/svg+xml";
-    return "application/octet-stream";
+  auto const dot = path.rfind('.');
+  auto const ext = dot == beast::string_view::npos ? beast::string_view{} : path.substr(dot);
+  auto is = [&](beast::string_view e) {
+    return beast::iequals(ext, e);
+  };
+  if (is(".htm") || is(".html"))
+    return "text/html";
+  if (is(".css"))
+    return "text/css";
+  if (is(".txt"))
+    return "text/plain";
+  if (is(".js"))
+    return "application/javascript";
+  if (is(".json"))
+    return "application/json";
+  if (is(".png"))
+    return "image/png";
+  if (is(".jpg") || is(".jpeg"))
+    return "image/jpeg";
+  if (is(".svg"))
+    return "image/svg+xml";
+  return "application/octet-stream";
 }
 
 // The fields of every response: which build answered, and that the Content-Type is what
@@ -121,23 +131,23 @@ beast::string_view mime_type(beast::string_view path)
 // run the script in it.
 void set_common_fields(http::response_header<>& res)
 {
-    res.set(http::field::server, server_name);
-    res.set("X-Content-Type-Options", "nosniff");
+  res.set(http::field::server, server_name);
+  res.set("X-Content-Type-Options", "nosniff");
 }
 
 // A short text response for errors, to a request of HTTP `version` (11 for 1.1).
 http::response<http::string_body> text_response(http::status status, unsigned version,
                                                 bool keep_alive, std::string text)
 {
-    http::response<http::string_body> res{status, version};
-    set_common_fields(res);
-    res.set(http::field::content_type, "text/plain");
-    res.keep_alive(keep_alive);
-    if(status == http::status::method_not_allowed)
-        res.set(http::field::allow, "GET, HEAD");
-    res.body() = std::move(text) + "\n";
-    res.prepare_payload();
-    return res;
+  http::response<http::string_body> res{status, version};
+  set_common_fields(res);
+  res.set(http::field::content_type, "text/plain");
+  res.keep_alive(keep_alive);
+  if (status == http::status::method_not_allowed)
+    res.set(http::field::allow, "GET, HEAD");
+  res.body() = std::move(text) + "\n";
+  res.prepare_payload();
+  return res;
 }
 
 // Whether the request-target names a hidden file or directory: one path segment starting
@@ -145,10 +155,10 @@ http::response<http::string_body> text_response(http::status status, unsigned ve
 // Windows.
 bool names_hidden_file(beast::string_view target)
 {
-    for(std::size_t i = 0; i + 1 < target.size(); ++i)
-        if((target[i] == '/' || target[i] == '\\') && target[i + 1] == '.')
-            return true;
-    return false;
+  for (std::size_t i = 0; i + 1 < target.size(); ++i)
+    if ((target[i] == '/' || target[i] == '\\') && target[i + 1] == '.')
+      return true;
+  return false;
 }
 
 // The file a path names with every link resolved, if it is a regular file inside root
@@ -156,14 +166,14 @@ bool names_hidden_file(beast::string_view target)
 // "/www2/x" is not inside "/www".
 std::filesystem::path file_inside(std::filesystem::path const& root, std::string const& path)
 {
-    error_code ec;
-    std::filesystem::path file = std::filesystem::canonical(path, ec);
-    if(ec || !std::filesystem::is_regular_file(file, ec))
-        return {};
-    auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
-    if(mismatch.first != root.end())
-        return {};
-    return file;
+  error_code ec;
+  std::filesystem::path file = std::filesystem::canonical(path, ec);
+  if (ec || !std::filesystem::is_regular_file(file, ec))
+    return {};
+  auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  if (mismatch.first != root.end())
+    return {};
+  return file;
 }
 
 // Maps a request to its response. Pure function of the request and the file system:
@@ -171,98 +181,96 @@ std::filesystem::path file_inside(std::filesystem::path const& root, std::string
 http::message_generator handle_request(std::string const& doc_root,
                                        http::request<http::string_body>&& req)
 {
-    if(req.method() != http::verb::get && req.method() != http::verb::head)
-        return text_response(http::status::method_not_allowed, req.version(), req.keep_alive(),
-                             "Method not allowed");
+  if (req.method() != http::verb::get && req.method() != http::verb::head)
+    return text_response(http::status::method_not_allowed, req.version(), req.keep_alive(),
+                         "Method not allowed");
 
-    // The path is the target up to any query string. Percent-escapes are not decoded, so
-    // "%2e%2e" names a file literally called that, and rejecting ".." is enough to keep
-    // every request inside doc_root.
-    beast::string_view target = req.target();
-    target = target.substr(0, target.find('?'));
-    if(target.empty() || target[0] != '/' || target.find("..") != beast::string_view::npos)
-        return text_response(http::status::bad_request, req.version(), req.keep_alive(),
-                             "Illegal request-target");
+  // The path is the target up to any query string. Percent-escapes are not decoded, so
+  // "%2e%2e" names a file literally called that, and rejecting ".." is enough to keep
+  // every request inside doc_root.
+  beast::string_view target = req.target();
+  target = target.substr(0, target.find('?'));
+  if (target.empty() || target[0] != '/' || target.find("..") != beast::string_view::npos)
+    return text_response(http::status::bad_request, req.version(), req.keep_alive(),
+                         "Illegal request-target");
 
-    std::string path = doc_root + std::string(target);
-    if(path.back() == '/')
-        path += "index.html";
+  std::string path = doc_root + std::string(target);
+  if (path.back() == '/')
+    path += "index.html";
 
-    // Only regular files (opening a directory would succeed and then fail mid-response),
-    // and only inside doc_root once every link is resolved: a link in doc_root to
-    // /etc/passwd, or to a directory outside, is as missing as a file that is not there.
-    // Hidden files look missing too: nothing tells a client that "/.git/config" exists.
-    std::filesystem::path const file =
-        names_hidden_file(target) ? std::filesystem::path() : file_inside(doc_root, path);
-    if(file.empty())
-        return text_response(http::status::not_found, req.version(), req.keep_alive(),
-                             "Not found: " + std::string(target));
+  // Only regular files (opening a directory would succeed and then fail mid-response),
+  // and only inside doc_root once every link is resolved: a link in doc_root to
+  // /etc/passwd, or to a directory outside, is as missing as a file that is not there.
+  // Hidden files look missing too: nothing tells a client that "/.git/config" exists.
+  std::filesystem::path const file =
+      names_hidden_file(target) ? std::filesystem::path() : file_inside(doc_root, path);
+  if (file.empty())
+    return text_response(http::status::not_found, req.version(), req.keep_alive(),
+                         "Not found: " + std::string(target));
 
-    error_code ec;
-    file_range_body::value_type body;
-    body.file.open(file.string().c_str(), beast::file_mode::scan, ec);
-    if(!ec)
-        body.size = body.file.size(ec);
-    if(ec)
-        return text_response(http::status::internal_server_error, req.version(), req.keep_alive(),
-                             ec.message());
-    auto const size = std::to_string(body.size);
+  error_code ec;
+  file_range_body::value_type body;
+  body.file.open(file.string().c_str(), beast::file_mode::scan, ec);
+  if (!ec)
+    body.size = body.file.size(ec);
+  if (ec)
+    return text_response(http::status::internal_server_error, req.version(), req.keep_alive(),
+                         ec.message());
+  auto const size = std::to_string(body.size);
 
-    // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
-    // the range only if the file has not changed, which this server cannot tell (it sends
-    // no ETag or Last-Modified to compare): it gets the whole file.
-    auto const range = req.count(http::field::if_range)
-        ? byte_range{}
-        : parse_range(req[http::field::range], body.size);
-    if(range.kind == byte_range::unsatisfiable)
-    {
-        auto res = text_response(http::status::range_not_satisfiable, req.version(),
-                                 req.keep_alive(), "Range not satisfiable");
-        res.set(http::field::content_range, "bytes */" + size);
-        return res;
-    }
-
-    http::response<file_range_body> res{
-        std::piecewise_construct,
-        std::make_tuple(std::move(body)),
-        std::make_tuple(http::status::ok, req.version())};
-    set_common_fields(res);
-    res.set(http::field::content_type, mime_type(path));
-    res.set(http::field::accept_ranges, "bytes");
-    if(range.kind == byte_range::part)
-    {
-        res.result(http::status::partial_content);
-        res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
-                                                std::to_string(range.last) + "/" + size);
-        res.body().offset = range.first;
-        res.body().size = range.last - range.first + 1;
-    }
-    res.content_length(res.body().size);
-    res.keep_alive(req.keep_alive());
-
-    // HEAD: the headers GET would send, without the body.
-    if(req.method() == http::verb::head)
-    {
-        http::response<http::empty_body> head{std::move(res.base())};
-        return head;
-    }
+  // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
+  // the range only if the file has not changed, which this server cannot tell (it sends
+  // no ETag or Last-Modified to compare): it gets the whole file.
+  auto const range = req.count(http::field::if_range)
+                         ? byte_range{}
+                         : parse_range(req[http::field::range], body.size);
+  if (range.kind == byte_range::unsatisfiable)
+  {
+    auto res = text_response(http::status::range_not_satisfiable, req.version(), req.keep_alive(),
+                             "Range not satisfiable");
+    res.set(http::field::content_range, "bytes */" + size);
     return res;
+  }
+
+  http::response<file_range_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                      std::make_tuple(http::status::ok, req.version())};
+  set_common_fields(res);
+  res.set(http::field::content_type, mime_type(path));
+  res.set(http::field::accept_ranges, "bytes");
+  if (range.kind == byte_range::part)
+  {
+    res.result(http::status::partial_content);
+    res.set(http::field::content_range,
+            "bytes " + std::to_string(range.first) + "-" + std::to_string(range.last) + "/" + size);
+    res.body().offset = range.first;
+    res.body().size = range.last - range.first + 1;
+  }
+  res.content_length(res.body().size);
+  res.keep_alive(req.keep_alive());
+
+  // HEAD: the headers GET would send, without the body.
+  if (req.method() == http::verb::head)
+  {
+    http::response<http::empty_body> head{std::move(res.base())};
+    return head;
+  }
+  return res;
 }
 
 // The status that answers a request Beast's parser rejected with `ec`, or none where there
 // is nobody to answer: the client closed the connection, or our time-out did.
 std::optional<http::status> rejection_status(error_code ec)
 {
-    if(ec == http::error::header_limit)
-        return http::status::request_header_fields_too_large; // 431
-    if(ec == http::error::body_limit)
-        return http::status::payload_too_large; // 413
-    // Every other error of the parser is a malformed request: a bad request line or field, a
-    // bad or second Content-Length, Content-Length with Transfer-Encoding, a bad chunk...
-    if(ec.category() == http::make_error_code(http::error::bad_method).category() &&
-       ec != http::error::end_of_stream && ec != http::error::partial_message)
-        return http::status::bad_request; // 400
-    return std::nullopt;
+  if (ec == http::error::header_limit)
+    return http::status::request_header_fields_too_large; // 431
+  if (ec == http::error::body_limit)
+    return http::status::payload_too_large; // 413
+  // Every other error of the parser is a malformed request: a bad request line or field, a
+  // bad or second Content-Length, Content-Length with Transfer-Encoding, a bad chunk...
+  if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
+      ec != http::error::end_of_stream && ec != http::error::partial_message)
+    return http::status::bad_request; // 400
+  return std::nullopt;
 }
 
 // ---- one connection ----------------------------------------------------------------------
@@ -272,155 +280,148 @@ std::optional<http::status> rejection_status(error_code ec)
 class http_session : public std::enable_shared_from_this<http_session>
 {
 public:
-    // `slot` is the session's place under the connection limit, given back when it ends.
-    http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
-                 connection_limit::slot slot)
-        : socket_(std::move(socket))
-        , deadline_(socket_.get_executor()) // same strand as the socket: no data race
-        , doc_root_(std::move(doc_root))
-        , slot_(std::move(slot))
-    {
-    }
+  // `slot` is the session's place under the connection limit, given back when it ends.
+  http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
+               connection_limit::slot slot)
+      : socket_(std::move(socket)),
+        deadline_(socket_.get_executor()) // same strand as the socket: no data race
+        ,
+        doc_root_(std::move(doc_root)), slot_(std::move(slot))
+  {
+  }
 
-    void run()
-    {
-        // The accept handler ran on the acceptor's executor; continue on our own strand.
-        net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
-    }
+  void run()
+  {
+    // The accept handler ran on the acceptor's executor; continue on our own strand.
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+  }
 
 private:
-    void read_request()
-    {
-        // A fresh parser for every request, with this server's limits.
-        parser_.emplace();
-        parser_->header_limit(header_limit);
-        parser_->body_limit(body_limit);
-        arm_deadline();
-        http::async_read(socket_, buffer_, *parser_,
-            [self = shared_from_this()](error_code ec, std::size_t)
-            {
-                if(ec == http::error::end_of_stream)
-                    return self->close(); // the client closed the connection between requests
-                if(ec)
-                    return self->reject(ec);
-                self->write_response(handle_request(*self->doc_root_, self->parser_->release()));
-            });
-    }
-
-    // A request the parser rejected is answered with its status, and then the connection
-    // closes: what follows a request that could not be parsed cannot be found.
-    void reject(error_code ec)
-    {
-        auto const status = rejection_status(ec);
-        if(!status)
-            return report(ec, "read");
-        error_code ignored;
-        client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
-                         socket_.remote_endpoint(ignored).address().to_string() + ": " +
-                         ec.message());
-        write_response(
-            text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
-    }
-
-    void write_response(http::message_generator response)
-    {
-        response_.emplace(std::move(response));
-        write_some();
-    }
-
-    // A response goes out one write_some at a time, and each gets its own deadline: a
-    // client that keeps reading, however slowly, gets the whole of a large file, and one
-    // that stops reading for idle_timeout is closed. (beast::async_write does the same
-    // loop over the message_generator, but gives no way to move the deadline between the
-    // steps: one deadline for the whole would cut off slow downloads.)
-    void write_some()
-    {
-        // The headers, then the body a piece at a time (a file: read as it goes).
-        error_code prepare_ec;
-        auto const buffers = response_->prepare(prepare_ec);
-        if(prepare_ec)
-            return report(prepare_ec, "write"); // e.g. the file could not be read
-        arm_deadline();
-        socket_.async_write_some(buffers,
-            [self = shared_from_this()](error_code ec, std::size_t n)
-            {
-                if(ec)
-                    return self->report(ec, "write");
-                self->response_->consume(n);
-                if(!self->response_->is_done())
-                    return self->write_some();
-                bool const keep_alive = self->response_->keep_alive();
-                self->response_.reset();
-                if(!keep_alive)
-                    return self->close(); // "Connection: close" (or HTTP/1.0)
-                self->read_request();
-            });
-    }
-
-    // The deadline of a request (all of it) or of a step of a response; linger_time for
-    // close(). The timer's handler only holds a weak_ptr: a pending deadline must not keep
-    // a finished session alive.
-    void arm_deadline(std::chrono::steady_clock::duration limit = idle_timeout)
-    {
-        deadline_.expires_after(limit);
-        deadline_.async_wait([weak = weak_from_this()](error_code ec)
-        {
-            auto self = weak.lock();
-            // The expiry check skips a wait that fired just as the operation completed
-            // and the deadline was set again.
-            if(!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
-                return;
-            self->socket_.close(ec); // the pending read or write ends with operation_aborted
+  void read_request()
+  {
+    // A fresh parser for every request, with this server's limits.
+    parser_.emplace();
+    parser_->header_limit(header_limit);
+    parser_->body_limit(body_limit);
+    arm_deadline();
+    http::async_read(
+        socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, std::size_t) {
+          if (ec == http::error::end_of_stream)
+            return self->close(); // the client closed the connection between requests
+          if (ec)
+            return self->reject(ec);
+          self->write_response(handle_request(*self->doc_root_, self->parser_->release()));
         });
-    }
+  }
 
-    // Ends the connection after the last response: shutting down our side sends FIN once
-    // the response is out. Then the server reads and drops what the client still sends,
-    // until it closes too or for linger_time at most: closing a socket with unread data
-    // resets the connection, and a reset can destroy the response before the client has
-    // read it (an error answered while the rest of the request is still arriving). The
-    // socket itself is closed when the session is destroyed, after the last handler.
-    void close()
-    {
-        error_code ec;
-        socket_.shutdown(tcp::socket::shutdown_send, ec);
-        if(ec)
-            return;
-        arm_deadline(std::min<std::chrono::steady_clock::duration>(idle_timeout, linger_time));
-        drain();
-    }
+  // A request the parser rejected is answered with its status, and then the connection
+  // closes: what follows a request that could not be parsed cannot be found.
+  void reject(error_code ec)
+  {
+    auto const status = rejection_status(ec);
+    if (!status)
+      return report(ec, "read");
+    error_code ignored;
+    client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
+                     socket_.remote_endpoint(ignored).address().to_string() + ": " + ec.message());
+    write_response(text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
+  }
 
-    void drain()
-    {
-        buffer_.clear();
-        socket_.async_read_some(buffer_.prepare(buffer_.max_size()),
-            [self = shared_from_this()](error_code ec, std::size_t)
-            {
-                if(!ec)
-                    self->drain(); // else the client has closed, or the deadline has
-            });
-    }
+  void write_response(http::message_generator response)
+  {
+    response_.emplace(std::move(response));
+    write_some();
+  }
 
-    void report(error_code ec, char const* what) const
-    {
-        // Clients vanishing and our own time-outs are part of normal life: stay quiet. Once
-        // the deadline has closed the socket, what the pending operation reports is our own
-        // doing: operation_aborted as a rule, "invalid handle" for a write of stock Asio's
-        // under Wine.
-        if(!socket_.is_open() || ec == net::error::operation_aborted || ec == net::error::eof ||
-           ec == net::error::connection_reset || ec == net::error::broken_pipe ||
-           ec == http::error::end_of_stream || ec == http::error::partial_message)
-            return;
-        client_log.write(std::string("http: ") + what + ": " + ec.message());
-    }
+  // A response goes out one write_some at a time, and each gets its own deadline: a
+  // client that keeps reading, however slowly, gets the whole of a large file, and one
+  // that stops reading for idle_timeout is closed. (beast::async_write does the same
+  // loop over the message_generator, but gives no way to move the deadline between the
+  // steps: one deadline for the whole would cut off slow downloads.)
+  void write_some()
+  {
+    // The headers, then the body a piece at a time (a file: read as it goes).
+    error_code prepare_ec;
+    auto const buffers = response_->prepare(prepare_ec);
+    if (prepare_ec)
+      return report(prepare_ec, "write"); // e.g. the file could not be read
+    arm_deadline();
+    socket_.async_write_some(buffers, [self = shared_from_this()](error_code ec, std::size_t n) {
+      if (ec)
+        return self->report(ec, "write");
+      self->response_->consume(n);
+      if (!self->response_->is_done())
+        return self->write_some();
+      bool const keep_alive = self->response_->keep_alive();
+      self->response_.reset();
+      if (!keep_alive)
+        return self->close(); // "Connection: close" (or HTTP/1.0)
+      self->read_request();
+    });
+  }
 
-    tcp::socket socket_;
-    net::steady_timer deadline_;
-    beast::flat_buffer buffer_{read_buffer_limit};
-    std::optional<http::request_parser<http::string_body>> parser_;
-    std::optional<http::message_generator> response_; // the one being written
-    std::shared_ptr<std::string const> doc_root_;
-    connection_limit::slot slot_;
+  // The deadline of a request (all of it) or of a step of a response; linger_time for
+  // close(). The timer's handler only holds a weak_ptr: a pending deadline must not keep
+  // a finished session alive.
+  void arm_deadline(std::chrono::steady_clock::duration limit = idle_timeout)
+  {
+    deadline_.expires_after(limit);
+    deadline_.async_wait([weak = weak_from_this()](error_code ec) {
+      auto self = weak.lock();
+      // The expiry check skips a wait that fired just as the operation completed
+      // and the deadline was set again.
+      if (!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
+        return;
+      self->socket_.close(ec); // the pending read or write ends with operation_aborted
+    });
+  }
+
+  // Ends the connection after the last response: shutting down our side sends FIN once
+  // the response is out. Then the server reads and drops what the client still sends,
+  // until it closes too or for linger_time at most: closing a socket with unread data
+  // resets the connection, and a reset can destroy the response before the client has
+  // read it (an error answered while the rest of the request is still arriving). The
+  // socket itself is closed when the session is destroyed, after the last handler.
+  void close()
+  {
+    error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    if (ec)
+      return;
+    arm_deadline(std::min<std::chrono::steady_clock::duration>(idle_timeout, linger_time));
+    drain();
+  }
+
+  void drain()
+  {
+    buffer_.clear();
+    socket_.async_read_some(buffer_.prepare(buffer_.max_size()),
+                            [self = shared_from_this()](error_code ec, std::size_t) {
+                              if (!ec)
+                                self->drain(); // else the client has closed, or the deadline has
+                            });
+  }
+
+  void report(error_code ec, char const* what) const
+  {
+    // Clients vanishing and our own time-outs are part of normal life: stay quiet. Once
+    // the deadline has closed the socket, what the pending operation reports is our own
+    // doing: operation_aborted as a rule, "invalid handle" for a write of stock Asio's
+    // under Wine.
+    if (!socket_.is_open() || ec == net::error::operation_aborted || ec == net::error::eof ||
+        ec == net::error::connection_reset || ec == net::error::broken_pipe ||
+        ec == http::error::end_of_stream || ec == http::error::partial_message)
+      return;
+    client_log.write(std::string("http: ") + what + ": " + ec.message());
+  }
+
+  tcp::socket socket_;
+  net::steady_timer deadline_;
+  beast::flat_buffer buffer_{read_buffer_limit};
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::message_generator> response_; // the one being written
+  std::shared_ptr<std::string const> doc_root_;
+  connection_limit::slot slot_;
 };
 
 // ---- accepting connections ---------------------------------------------------------------
@@ -428,89 +429,84 @@ private:
 class listener
 {
 public:
-    listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
-        : ioc_(ioc)
-        , acceptor_(ioc, endpoint)
-        , backoff_(ioc.get_executor(), "accept")
-        , doc_root_(std::make_shared<std::string const>(std::move(doc_root)))
-        , connections_(max_connections)
-    {
-        accept();
-    }
+  listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
+      : ioc_(ioc), acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"),
+        doc_root_(std::make_shared<std::string const>(std::move(doc_root))),
+        connections_(max_connections)
+  {
+    accept();
+  }
 
-    unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
 
 private:
-    void accept()
-    {
-        // Each connection gets its own strand, so that with several threads running the
-        // io_context a session's handlers (socket and timer) never run concurrently.
-        acceptor_.async_accept(net::make_strand(ioc_),
-            [this](error_code ec, tcp::socket socket)
-            {
-                if(!ec)
-                {
-                    if(auto slot = connections_.try_take())
-                        std::make_shared<http_session>(std::move(socket), doc_root_,
-                                                       std::move(slot))->run();
-                    else // closed as `socket` goes out of scope
-                        client_log.write("http: " + std::to_string(connections_.most()) +
-                                         " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS),"
-                                         " refused one");
-                }
-                // Accept the next one: at once, or after a pause when out of descriptors,
-                // logging at most a line a second (see accept_backoff.hpp).
-                backoff_.then(ec, [this] { accept(); });
-            });
-    }
+  void accept()
+  {
+    // Each connection gets its own strand, so that with several threads running the
+    // io_context a session's handlers (socket and timer) never run concurrently.
+    acceptor_.async_accept(net::make_strand(ioc_), [this](error_code ec, tcp::socket socket) {
+      if (!ec)
+      {
+        if (auto slot = connections_.try_take())
+          std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot))->run();
+        else // closed as `socket` goes out of scope
+          client_log.write("http: " + std::to_string(connections_.most()) +
+                           " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS),"
+                           " refused one");
+      }
+      // Accept the next one: at once, or after a pause when out of descriptors,
+      // logging at most a line a second (see accept_backoff.hpp).
+      backoff_.then(ec, [this] { accept(); });
+    });
+  }
 
-    net::io_context& ioc_;
-    tcp::acceptor acceptor_;
-    accept_backoff backoff_;
-    std::shared_ptr<std::string const> doc_root_;
-    connection_limit connections_;
+  net::io_context& ioc_;
+  tcp::acceptor acceptor_;
+  accept_backoff backoff_;
+  std::shared_ptr<std::string const> doc_root_;
+  connection_limit connections_;
 };
 
 int main(int argc, char* argv[])
 {
-    if(argc < 3 || argc > 5)
-    {
-        std::cerr << "usage: http_server <port> <doc_root> [threads] [address]\n"
-                     "  e.g. http_server 8080 /var/www 2\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        // Canonical (absolute, links resolved, no trailing '/': every target starts with
-        // '/'), so that the files' canonical paths can be compared with it.
-        std::string doc_root = std::filesystem::canonical(argv[2]).string();
-        if(!doc_root.empty() && doc_root.back() == '/')
-            doc_root.pop_back(); // doc_root "/" itself
-        int const threads = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
-        auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
+  if (argc < 3 || argc > 5)
+  {
+    std::cerr << "usage: http_server <port> <doc_root> [threads] [address]\n"
+                 "  e.g. http_server 8080 /var/www 2\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    // Canonical (absolute, links resolved, no trailing '/': every target starts with
+    // '/'), so that the files' canonical paths can be compared with it.
+    std::string doc_root = std::filesystem::canonical(argv[2]).string();
+    if (!doc_root.empty() && doc_root.back() == '/')
+      doc_root.pop_back(); // doc_root "/" itself
+    int const threads = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
+    auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
 
-        net::io_context ioc{threads};
-        listener server(ioc, tcp::endpoint(address, port), doc_root);
+    net::io_context ioc{threads};
+    listener server(ioc, tcp::endpoint(address, port), doc_root);
 
-        net::signal_set signals(ioc, SIGINT, SIGTERM);
-        signals.async_wait([&](error_code, int) { ioc.stop(); });
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](error_code, int) { ioc.stop(); });
 
-        std::cout << "listening on port " << server.port() << " [" << backend::name << ", "
-                  << threads << " thread(s)]" << std::endl;
+    std::cout << "listening on port " << server.port() << " [" << backend::name << ", " << threads
+              << " thread(s)]" << std::endl;
 
-        // This thread plus threads-1 more run the same io_context.
-        std::vector<std::thread> pool;
-        for(int i = 1; i < threads; ++i)
-            pool.emplace_back([&ioc] { ioc.run(); });
-        ioc.run();
-        for(auto& t : pool)
-            t.join();
-    }
-    catch(std::exception const& e)
-    {
-        std::cerr << "http_server: " << e.what() << "\n";
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    // This thread plus threads-1 more run the same io_context.
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i)
+      pool.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : pool)
+      t.join();
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "http_server: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

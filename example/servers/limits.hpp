@@ -36,20 +36,19 @@ inline std::uint64_t number_from_env(char const* variable, std::uint64_t fallbac
 #if defined(_MSC_VER)
 #pragma warning(suppress : 4996) // getenv: fine here, nothing changes the environment
 #endif
-    char const* text = std::getenv(variable);
-    if(!text)
-        return fallback;
-    char* end = nullptr;
-    // strtoull would take "-1" as the largest number: only digits are a number here.
-    unsigned long long const value =
-        *text >= '0' && *text <= '9' ? std::strtoull(text, &end, 10) : 0;
-    if(end == nullptr || *end != '\0' || value == 0 || value == ~0ull)
-    {
-        std::cerr << variable << "=" << text << ": not a positive whole number of " << unit
-                  << ", using " << fallback << "\n";
-        return fallback;
-    }
-    return value;
+  char const* text = std::getenv(variable);
+  if (!text)
+    return fallback;
+  char* end = nullptr;
+  // strtoull would take "-1" as the largest number: only digits are a number here.
+  unsigned long long const value = *text >= '0' && *text <= '9' ? std::strtoull(text, &end, 10) : 0;
+  if (end == nullptr || *end != '\0' || value == 0 || value == ~0ull)
+  {
+    std::cerr << variable << "=" << text << ": not a positive whole number of " << unit
+              << ", using " << fallback << "\n";
+    return fallback;
+  }
+  return value;
 }
 
 /// Lines for std::cerr, at most one an interval, for what clients can cause as often as
@@ -58,39 +57,38 @@ inline std::uint64_t number_from_env(char const* variable, std::uint64_t fallbac
 class rate_limited_log
 {
 public:
-    using clock = std::chrono::steady_clock;
+  using clock = std::chrono::steady_clock;
 
-    explicit rate_limited_log(clock::duration interval = std::chrono::seconds(1))
-        : interval_(interval)
-        , last_(clock::now() - interval) // the first line is written
-    {
-    }
+  explicit rate_limited_log(clock::duration interval = std::chrono::seconds(1))
+      : interval_(interval), last_(clock::now() - interval) // the first line is written
+  {
+  }
 
-    /// Writes `line` and a newline, unless the last line was written less than an interval
-    /// ago: then only counts it. Returns whether it was written.
-    bool write(std::string const& line)
+  /// Writes `line` and a newline, unless the last line was written less than an interval
+  /// ago: then only counts it. Returns whether it was written.
+  bool write(std::string const& line)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto const now = clock::now();
+    if (now - last_ < interval_)
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto const now = clock::now();
-        if(now - last_ < interval_)
-        {
-            ++left_out_;
-            return false;
-        }
-        std::cerr << line;
-        if(left_out_ > 0)
-            std::cerr << " [" << left_out_ << " more line(s) not logged]";
-        std::cerr << "\n";
-        last_ = now;
-        left_out_ = 0;
-        return true;
+      ++left_out_;
+      return false;
     }
+    std::cerr << line;
+    if (left_out_ > 0)
+      std::cerr << " [" << left_out_ << " more line(s) not logged]";
+    std::cerr << "\n";
+    last_ = now;
+    left_out_ = 0;
+    return true;
+  }
 
 private:
-    std::mutex mutex_;
-    clock::duration const interval_;
-    clock::time_point last_;
-    unsigned long left_out_ = 0;
+  std::mutex mutex_;
+  clock::duration const interval_;
+  clock::time_point last_;
+  unsigned long left_out_ = 0;
 };
 
 /// How many connections a server serves at once. Each connection holds a `slot` for as
@@ -100,47 +98,47 @@ private:
 /// io_context's destructor, after the listener that owned it).
 class connection_limit
 {
-    using counter = std::atomic<std::uint64_t>;
+  using counter = std::atomic<std::uint64_t>;
 
 public:
-    /// A place for one connection, given back when destroyed; empty (false) if refused.
-    class slot
+  /// A place for one connection, given back when destroyed; empty (false) if refused.
+  class slot
+  {
+  public:
+    slot() = default;
+    slot(slot&&) = default; // leaves the moved-from slot empty
+    slot& operator=(slot&&) = delete;
+    ~slot()
     {
-    public:
-        slot() = default;
-        slot(slot&&) = default; // leaves the moved-from slot empty
-        slot& operator=(slot&&) = delete;
-        ~slot()
-        {
-            if(open_)
-                --*open_;
-        }
-        explicit operator bool() const { return open_ != nullptr; }
-
-    private:
-        friend class connection_limit;
-        explicit slot(std::shared_ptr<counter> open) : open_(std::move(open)) {}
-        std::shared_ptr<counter> open_;
-    };
-
-    explicit connection_limit(std::uint64_t most) : most_(most) {}
-
-    std::uint64_t most() const { return most_; }
-
-    /// A slot if fewer than most() connections hold one, else an empty one.
-    slot try_take()
-    {
-        if(open_->fetch_add(1) >= most_)
-        {
-            --*open_;
-            return {};
-        }
-        return slot(open_);
+      if (open_)
+        --*open_;
     }
+    explicit operator bool() const { return open_ != nullptr; }
+
+  private:
+    friend class connection_limit;
+    explicit slot(std::shared_ptr<counter> open) : open_(std::move(open)) {}
+    std::shared_ptr<counter> open_;
+  };
+
+  explicit connection_limit(std::uint64_t most) : most_(most) {}
+
+  std::uint64_t most() const { return most_; }
+
+  /// A slot if fewer than most() connections hold one, else an empty one.
+  slot try_take()
+  {
+    if (open_->fetch_add(1) >= most_)
+    {
+      --*open_;
+      return {};
+    }
+    return slot(open_);
+  }
 
 private:
-    std::uint64_t const most_;
-    std::shared_ptr<counter> open_ = std::make_shared<counter>(0);
+  std::uint64_t const most_;
+  std::shared_ptr<counter> open_ = std::make_shared<counter>(0);
 };
 
 #endif

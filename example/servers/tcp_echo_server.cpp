@@ -23,11 +23,12 @@
 #include <string>
 
 namespace net = boost::asio;
-using tcp = backend::tcp;        // notify or default: the only line that differs
+using tcp = backend::tcp; // notify or default: the only line that differs
 using boost::system::error_code;
 
 // How long a read or a write may wait for the client before the server gives up on it.
-auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+auto const idle_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // One connected client. The session keeps itself alive through the shared_ptr that each
 // pending operation's handler holds: when no operation is pending any more, it is destroyed
@@ -35,122 +36,115 @@ auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", s
 class session : public std::enable_shared_from_this<session>
 {
 public:
-    explicit session(tcp::socket socket)
-        : socket_(std::move(socket))
-        , deadline_(socket_.get_executor())
-    {
-    }
+  explicit session(tcp::socket socket)
+      : socket_(std::move(socket)), deadline_(socket_.get_executor())
+  {
+  }
 
-    void start() { read(); }
+  void start() { read(); }
 
 private:
-    void read()
-    {
-        arm_deadline();
-        // read_some returns as soon as *some* data is there: an echo must not wait for a
-        // full buffer that may never come.
-        socket_.async_read_some(net::buffer(data_),
-            [self = shared_from_this()](error_code ec, std::size_t n)
-            {
-                if(!ec)
-                    self->write(n);
-                // On error (eof included) nothing more is started: the session ends here.
-            });
-    }
+  void read()
+  {
+    arm_deadline();
+    // read_some returns as soon as *some* data is there: an echo must not wait for a
+    // full buffer that may never come.
+    socket_.async_read_some(net::buffer(data_),
+                            [self = shared_from_this()](error_code ec, std::size_t n) {
+                              if (!ec)
+                                self->write(n);
+                              // On error (eof included) nothing more is started: the session ends here.
+                            });
+  }
 
-    void write(std::size_t n)
-    {
-        arm_deadline();
-        // async_write (the free function) loops until all n bytes are sent.
-        net::async_write(socket_, net::buffer(data_, n),
-            [self = shared_from_this()](error_code ec, std::size_t)
-            {
-                if(!ec)
-                    self->read();
-            });
-    }
+  void write(std::size_t n)
+  {
+    arm_deadline();
+    // async_write (the free function) loops until all n bytes are sent.
+    net::async_write(socket_, net::buffer(data_, n),
+                     [self = shared_from_this()](error_code ec, std::size_t) {
+                       if (!ec)
+                         self->read();
+                     });
+  }
 
-    // Each read and each write gets idle_timeout. The timer's handler holds only a
-    // weak_ptr: a pending deadline must not keep a finished session alive.
-    void arm_deadline()
-    {
-        deadline_.expires_after(idle_timeout); // cancels the previous wait
-        deadline_.async_wait([weak = weak_from_this()](error_code ec)
-        {
-            auto self = weak.lock();
-            // The expiry check skips a wait that fired just as the read or write completed
-            // and the deadline was set again.
-            if(!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
-                return;
-            self->socket_.close(ec); // the pending read or write ends with operation_aborted
-        });
-    }
+  // Each read and each write gets idle_timeout. The timer's handler holds only a
+  // weak_ptr: a pending deadline must not keep a finished session alive.
+  void arm_deadline()
+  {
+    deadline_.expires_after(idle_timeout); // cancels the previous wait
+    deadline_.async_wait([weak = weak_from_this()](error_code ec) {
+      auto self = weak.lock();
+      // The expiry check skips a wait that fired just as the read or write completed
+      // and the deadline was set again.
+      if (!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
+        return;
+      self->socket_.close(ec); // the pending read or write ends with operation_aborted
+    });
+  }
 
-    tcp::socket socket_;
-    net::steady_timer deadline_;
-    std::array<char, 16 * 1024> data_;
+  tcp::socket socket_;
+  net::steady_timer deadline_;
+  std::array<char, 16 * 1024> data_;
 };
 
 // Accepts connections forever, starting a session for each one.
 class server
 {
 public:
-    server(net::io_context& ioc, tcp::endpoint const& endpoint)
-        : acceptor_(ioc, endpoint)
-        , backoff_(ioc.get_executor(), "accept")
-    {
-        accept();
-    }
+  server(net::io_context& ioc, tcp::endpoint const& endpoint)
+      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept")
+  {
+    accept();
+  }
 
-    unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
 
 private:
-    void accept()
-    {
-        // The "move accept" form: the handler receives the new socket by value.
-        acceptor_.async_accept(
-            [this](error_code ec, tcp::socket socket)
-            {
-                if(!ec)
-                    std::make_shared<session>(std::move(socket))->start();
-                // Accept the next one: at once, or after a pause when out of descriptors
-                // (see accept_backoff.hpp), or never once the acceptor is closed.
-                backoff_.then(ec, [this] { accept(); });
-            });
-    }
+  void accept()
+  {
+    // The "move accept" form: the handler receives the new socket by value.
+    acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
+      if (!ec)
+        std::make_shared<session>(std::move(socket))->start();
+      // Accept the next one: at once, or after a pause when out of descriptors
+      // (see accept_backoff.hpp), or never once the acceptor is closed.
+      backoff_.then(ec, [this] { accept(); });
+    });
+  }
 
-    tcp::acceptor acceptor_;
-    accept_backoff backoff_;
+  tcp::acceptor acceptor_;
+  accept_backoff backoff_;
 };
 
 int main(int argc, char* argv[])
 {
-    if(argc < 2 || argc > 3)
-    {
-        std::cerr << "usage: tcp_echo_server <port> [address]\n"
-                     "  port 0 picks a free port, printed as \"listening on port N\"\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
+  if (argc < 2 || argc > 3)
+  {
+    std::cerr << "usage: tcp_echo_server <port> [address]\n"
+                 "  port 0 picks a free port, printed as \"listening on port N\"\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
 
-        net::io_context ioc;
-        server s(ioc, tcp::endpoint(address, port));
+    net::io_context ioc;
+    server s(ioc, tcp::endpoint(address, port));
 
-        // Stop cleanly on Ctrl-C or `kill`, so that scripts can end the server.
-        net::signal_set signals(ioc, SIGINT, SIGTERM);
-        signals.async_wait([&](error_code, int) { ioc.stop(); });
+    // Stop cleanly on Ctrl-C or `kill`, so that scripts can end the server.
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](error_code, int) { ioc.stop(); });
 
-        std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
-                  << std::endl; // endl: flush now, a script is waiting for this line
-        ioc.run();
-    }
-    catch(std::exception const& e)
-    {
-        std::cerr << "tcp_echo_server: " << e.what() << "\n";
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
+              << std::endl; // endl: flush now, a script is waiting for this line
+    ioc.run();
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "tcp_echo_server: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

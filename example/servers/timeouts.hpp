@@ -29,11 +29,11 @@
 /// it is not set. A value that is not a positive whole number is reported and ignored.
 inline std::chrono::seconds timeout_from_env(char const* variable, std::chrono::seconds fallback)
 {
-    auto const seconds =
-        number_from_env(variable, static_cast<std::uint64_t>(fallback.count()), "seconds");
-    // A century: beyond any use, and far short of what a steady_clock time point holds.
-    std::uint64_t const longest = 100ull * 365 * 24 * 3600;
-    return std::chrono::seconds(static_cast<std::chrono::seconds::rep>(std::min(seconds, longest)));
+  auto const seconds =
+      number_from_env(variable, static_cast<std::uint64_t>(fallback.count()), "seconds");
+  // A century: beyond any use, and far short of what a steady_clock time point holds.
+  std::uint64_t const longest = 100ull * 365 * 24 * 3600;
+  return std::chrono::seconds(static_cast<std::chrono::seconds::rep>(std::min(seconds, longest)));
 }
 
 #endif

@@ -35,158 +35,148 @@ using boost::system::error_code;
 // for the client, closes the connection.
 auto const handshake_timeout =
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT", std::chrono::seconds(10));
-auto const idle_timeout = timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+auto const idle_timeout =
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 class tls_session : public std::enable_shared_from_this<tls_session>
 {
 public:
-    tls_session(tcp::socket socket, ssl::context& ctx)
-        : stream_(std::move(socket), ctx)
-        , deadline_(stream_.get_executor())
-    {
-    }
+  tls_session(tcp::socket socket, ssl::context& ctx)
+      : stream_(std::move(socket), ctx), deadline_(stream_.get_executor())
+  {
+  }
 
-    void start()
-    {
-        arm_deadline(handshake_timeout);
-        stream_.async_handshake(ssl::stream_base::server,
-            [self = shared_from_this()](error_code ec)
-            {
-                if(!ec)
-                    self->read();
-                else
-                    report("handshake", ec);
-            });
-    }
+  void start()
+  {
+    arm_deadline(handshake_timeout);
+    stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](error_code ec) {
+      if (!ec)
+        self->read();
+      else
+        report("handshake", ec);
+    });
+  }
 
 private:
-    void read()
-    {
-        arm_deadline(idle_timeout);
-        stream_.async_read_some(net::buffer(data_),
-            [self = shared_from_this()](error_code ec, std::size_t n)
-            {
-                if(!ec)
-                    return self->write(n);
-                // The client's close_notify arrives as eof: answer with ours. A client
-                // that just drops the connection gives stream_truncated instead.
-                if(ec == net::error::eof)
-                    return self->shutdown();
-                if(ec != ssl::error::stream_truncated)
-                    report("read", ec);
-            });
-    }
+  void read()
+  {
+    arm_deadline(idle_timeout);
+    stream_.async_read_some(net::buffer(data_),
+                            [self = shared_from_this()](error_code ec, std::size_t n) {
+                              if (!ec)
+                                return self->write(n);
+                              // The client's close_notify arrives as eof: answer with ours. A client
+                              // that just drops the connection gives stream_truncated instead.
+                              if (ec == net::error::eof)
+                                return self->shutdown();
+                              if (ec != ssl::error::stream_truncated)
+                                report("read", ec);
+                            });
+  }
 
-    void write(std::size_t n)
-    {
-        arm_deadline(idle_timeout);
-        net::async_write(stream_, net::buffer(data_, n),
-            [self = shared_from_this()](error_code ec, std::size_t)
-            {
-                if(!ec)
-                    return self->read();
-                report("write", ec);
-            });
-    }
+  void write(std::size_t n)
+  {
+    arm_deadline(idle_timeout);
+    net::async_write(stream_, net::buffer(data_, n),
+                     [self = shared_from_this()](error_code ec, std::size_t) {
+                       if (!ec)
+                         return self->read();
+                       report("write", ec);
+                     });
+  }
 
-    // Closing the TCP socket under the TLS stream ends its pending operation with
-    // operation_aborted. The timer's handler holds only a weak_ptr, so that a pending
-    // deadline does not keep a finished session alive.
-    void arm_deadline(std::chrono::seconds timeout)
-    {
-        deadline_.expires_after(timeout); // cancels the previous wait
-        deadline_.async_wait([weak = weak_from_this()](error_code ec)
-        {
-            auto self = weak.lock();
-            // The expiry check skips a wait that fired just as the operation completed.
-            if(!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
-                return;
-            self->stream_.next_layer().close(ec);
-        });
-    }
+  // Closing the TCP socket under the TLS stream ends its pending operation with
+  // operation_aborted. The timer's handler holds only a weak_ptr, so that a pending
+  // deadline does not keep a finished session alive.
+  void arm_deadline(std::chrono::seconds timeout)
+  {
+    deadline_.expires_after(timeout); // cancels the previous wait
+    deadline_.async_wait([weak = weak_from_this()](error_code ec) {
+      auto self = weak.lock();
+      // The expiry check skips a wait that fired just as the operation completed.
+      if (!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
+        return;
+      self->stream_.next_layer().close(ec);
+    });
+  }
 
-    void shutdown()
-    {
-        arm_deadline(idle_timeout); // a peer that never answers our close_notify
-        // Sends our close_notify. The peer may already be gone, so errors are expected.
-        stream_.async_shutdown([self = shared_from_this()](error_code) {});
-    }
+  void shutdown()
+  {
+    arm_deadline(idle_timeout); // a peer that never answers our close_notify
+    // Sends our close_notify. The peer may already be gone, so errors are expected.
+    stream_.async_shutdown([self = shared_from_this()](error_code) {});
+  }
 
-    static void report(char const* what, error_code ec)
-    {
-        if(ec == net::error::operation_aborted)
-            return; // our own time-out: part of normal life
-        std::cerr << what << ": " << ec.message() << "\n";
-    }
+  static void report(char const* what, error_code ec)
+  {
+    if (ec == net::error::operation_aborted)
+      return; // our own time-out: part of normal life
+    std::cerr << what << ": " << ec.message() << "\n";
+  }
 
-    ssl::stream<tcp::socket> stream_;
-    net::steady_timer deadline_;
-    std::array<char, 16 * 1024> data_; // one TLS record holds at most 16 KiB
+  ssl::stream<tcp::socket> stream_;
+  net::steady_timer deadline_;
+  std::array<char, 16 * 1024> data_; // one TLS record holds at most 16 KiB
 };
 
 class server
 {
 public:
-    server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
-        : acceptor_(ioc, endpoint)
-        , backoff_(ioc.get_executor(), "accept")
-        , ctx_(ctx)
-    {
-        accept();
-    }
+  server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
+      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"), ctx_(ctx)
+  {
+    accept();
+  }
 
-    unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
 
 private:
-    void accept()
-    {
-        acceptor_.async_accept([this](error_code ec, tcp::socket socket)
-        {
-            if(!ec)
-                std::make_shared<tls_session>(std::move(socket), ctx_)->start();
-            backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
-        });
-    }
+  void accept()
+  {
+    acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
+      if (!ec)
+        std::make_shared<tls_session>(std::move(socket), ctx_)->start();
+      backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
+    });
+  }
 
-    tcp::acceptor acceptor_;
-    accept_backoff backoff_;
-    ssl::context& ctx_;
+  tcp::acceptor acceptor_;
+  accept_backoff backoff_;
+  ssl::context& ctx_;
 };
 
 int main(int argc, char* argv[])
 {
-    if(argc < 4 || argc > 5)
-    {
-        std::cerr << "usage: tls_echo_server <port> <certificate.pem> <private-key.pem> [address]\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
+  if (argc < 4 || argc > 5)
+  {
+    std::cerr << "usage: tls_echo_server <port> <certificate.pem> <private-key.pem> [address]\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
 
-        // TLS 1.2 and later only; older versions are broken or deprecated.
-        ssl::context ctx(ssl::context::tls_server);
-        ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                        ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
-                        ssl::context::no_tlsv1_1);
-        ctx.use_certificate_chain_file(argv[2]);
-        ctx.use_private_key_file(argv[3], ssl::context::pem);
+    // TLS 1.2 and later only; older versions are broken or deprecated.
+    ssl::context ctx(ssl::context::tls_server);
+    ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                    ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    ctx.use_certificate_chain_file(argv[2]);
+    ctx.use_private_key_file(argv[3], ssl::context::pem);
 
-        net::io_context ioc;
-        server s(ioc, tcp::endpoint(address, port), ctx);
+    net::io_context ioc;
+    server s(ioc, tcp::endpoint(address, port), ctx);
 
-        net::signal_set signals(ioc, SIGINT, SIGTERM);
-        signals.async_wait([&](error_code, int) { ioc.stop(); });
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](error_code, int) { ioc.stop(); });
 
-        std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
-                  << std::endl;
-        ioc.run();
-    }
-    catch(std::exception const& e)
-    {
-        std::cerr << "tls_echo_server: " << e.what() << "\n";
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    std::cout << "listening on port " << s.port() << " [" << backend::name << "]" << std::endl;
+    ioc.run();
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "tls_echo_server: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

@@ -25,73 +25,67 @@ using boost::system::error_code;
 class server
 {
 public:
-    server(net::io_context& ioc, udp::endpoint const& endpoint)
-        : socket_(ioc, endpoint)
-    {
-        receive();
-    }
+  server(net::io_context& ioc, udp::endpoint const& endpoint) : socket_(ioc, endpoint)
+  {
+    receive();
+  }
 
-    unsigned short port() const { return socket_.local_endpoint().port(); }
+  unsigned short port() const { return socket_.local_endpoint().port(); }
 
 private:
-    void receive()
-    {
-        // sender_ is filled in with the datagram's source address when the receive completes.
-        socket_.async_receive_from(net::buffer(data_), sender_,
-            [this](error_code ec, std::size_t n)
-            {
-                if(ec == net::error::operation_aborted)
-                    return; // socket closed: shutting down
-                if(!ec && n > 0)
-                    return send(n);
-                // Other errors (e.g. an ICMP "port unreachable" reported for an earlier
-                // reply on some systems) concern one peer only: keep serving the rest.
-                receive();
-            });
-    }
+  void receive()
+  {
+    // sender_ is filled in with the datagram's source address when the receive completes.
+    socket_.async_receive_from(net::buffer(data_), sender_, [this](error_code ec, std::size_t n) {
+      if (ec == net::error::operation_aborted)
+        return; // socket closed: shutting down
+      if (!ec && n > 0)
+        return send(n);
+      // Other errors (e.g. an ICMP "port unreachable" reported for an earlier
+      // reply on some systems) concern one peer only: keep serving the rest.
+      receive();
+    });
+  }
 
-    void send(std::size_t n)
-    {
-        socket_.async_send_to(net::buffer(data_, n), sender_,
-            [this](error_code ec, std::size_t)
-            {
-                if(ec == net::error::operation_aborted)
-                    return;
-                receive(); // a failed reply is lost like any datagram; carry on
-            });
-    }
+  void send(std::size_t n)
+  {
+    socket_.async_send_to(net::buffer(data_, n), sender_, [this](error_code ec, std::size_t) {
+      if (ec == net::error::operation_aborted)
+        return;
+      receive(); // a failed reply is lost like any datagram; carry on
+    });
+  }
 
-    udp::socket socket_;
-    udp::endpoint sender_;
-    std::array<char, 64 * 1024> data_; // the largest possible UDP payload fits
+  udp::socket socket_;
+  udp::endpoint sender_;
+  std::array<char, 64 * 1024> data_; // the largest possible UDP payload fits
 };
 
 int main(int argc, char* argv[])
 {
-    if(argc < 2 || argc > 3)
-    {
-        std::cerr << "usage: udp_echo_server <port> [address]\n";
-        return EXIT_FAILURE;
-    }
-    try
-    {
-        auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
-        auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
+  if (argc < 2 || argc > 3)
+  {
+    std::cerr << "usage: udp_echo_server <port> [address]\n";
+    return EXIT_FAILURE;
+  }
+  try
+  {
+    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
 
-        net::io_context ioc;
-        server s(ioc, udp::endpoint(address, port));
+    net::io_context ioc;
+    server s(ioc, udp::endpoint(address, port));
 
-        net::signal_set signals(ioc, SIGINT, SIGTERM);
-        signals.async_wait([&](error_code, int) { ioc.stop(); });
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](error_code, int) { ioc.stop(); });
 
-        std::cout << "listening on port " << s.port() << " [" << backend::name << "]"
-                  << std::endl;
-        ioc.run();
-    }
-    catch(std::exception const& e)
-    {
-        std::cerr << "udp_echo_server: " << e.what() << "\n";
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    std::cout << "listening on port " << s.port() << " [" << backend::name << "]" << std::endl;
+    ioc.run();
+  }
+  catch (std::exception const& e)
+  {
+    std::cerr << "udp_echo_server: " << e.what() << "\n";
+    return EXIT_FAILURE;
+  }
+  return EXIT_SUCCESS;
 }

@@ -185,20 +185,24 @@ BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
     {
       asio::cancellation_signal signal;
       char c = 0;
-      p.b.async_read_some(asio::buffer(&c, 1),
-                          asio::bind_cancellation_slot(signal.slot(), [&](error_code ec, std::size_t) {
-                            ++calls;
-                            if (!ec)
-                              ++success;
-                            else if (ec == asio::error::operation_aborted)
-                              ++aborted;
-                            else
-                              ++other;
-                          }));
+      p.b.async_read_some(asio::buffer(&c, 1), asio::bind_cancellation_slot(
+                                                   signal.slot(), [&](error_code ec, std::size_t) {
+                                                     ++calls;
+                                                     if (!ec)
+                                                       ++success;
+                                                     else if (ec == asio::error::operation_aborted)
+                                                       ++aborted;
+                                                     else
+                                                       ++other;
+                                                   }));
       // Data and cancellation in either order, in the same or in separate handlers.
       const bool data_first = rng() % 2;
-      auto send = [&] { asio::write(p.a, asio::buffer("z", 1)); };
-      auto cancel = [&] { signal.emit(asio::cancellation_type::terminal); };
+      auto send = [&] {
+        asio::write(p.a, asio::buffer("z", 1));
+      };
+      auto cancel = [&] {
+        signal.emit(asio::cancellation_type::terminal);
+      };
       if (data_first)
         send();
       asio::post(ioc, cancel);

@@ -25,7 +25,8 @@ void use(boost::asio::io_context& ioc)
   tcp::socket s(ioc);
   udp::socket u(ioc);
   char buf[16];
-  auto ignore = [](boost::system::error_code, std::size_t) {};
+  auto ignore = [](boost::system::error_code, std::size_t) {
+  };
   s.async_read_some(boost::asio::buffer(buf), ignore);
   s.async_write_some(boost::asio::buffer(buf), ignore);
   s.async_wait(tcp::socket::wait_read, [](boost::system::error_code) {});

@@ -91,7 +91,8 @@ constexpr unsigned ONESHOT = 0x01, PERSISTENT = 0x02, LEVEL = 0x04, EDGE = 0x08;
 inline std::string hex(const void* p)
 {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
+  std::snprintf(buf, sizeof buf, "%#llx",
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
   return buf;
 }
 
@@ -115,7 +116,10 @@ inline std::string ev_str(unsigned e)
   return bits_str(e, {"in", "out", "hup", nullptr, nullptr, nullptr, "err", "remove"});
 }
 
-inline std::string trig_str(unsigned t) { return bits_str(t, {"oneshot", "persistent", "level", "edge"}); }
+inline std::string trig_str(unsigned t)
+{
+  return bits_str(t, {"oneshot", "persistent", "level", "edge"});
+}
 
 inline std::string packet_str(const an::packet& p)
 {
@@ -133,19 +137,33 @@ inline std::string err_str(const error_code& ec)
 
 // ---- the sockets as the model knows them ---------------------------------------------------
 
-enum class sock_kind : std::uint8_t { tcp, unix_stream, udp, unix_dgram, listener, tcp_unconnected };
+enum class sock_kind : std::uint8_t
+{
+  tcp,
+  unix_stream,
+  udp,
+  unix_dgram,
+  listener,
+  tcp_unconnected
+};
 constexpr int sock_kind_count = 6;
 
 inline const char* kind_name(sock_kind k)
 {
   switch (k)
   {
-  case sock_kind::tcp: return "tcp";
-  case sock_kind::unix_stream: return "unix-stream";
-  case sock_kind::udp: return "udp";
-  case sock_kind::unix_dgram: return "unix-dgram";
-  case sock_kind::listener: return "tcp-listener";
-  default: return "tcp-unconnected";
+  case sock_kind::tcp:
+    return "tcp";
+  case sock_kind::unix_stream:
+    return "unix-stream";
+  case sock_kind::udp:
+    return "udp";
+  case sock_kind::unix_dgram:
+    return "unix-dgram";
+  case sock_kind::listener:
+    return "tcp-listener";
+  default:
+    return "tcp-unconnected";
   }
 }
 
@@ -154,8 +172,8 @@ struct sock_state
 {
   sock_kind kind = sock_kind::tcp;
   bool open = false;
-  int rx = 0;              ///< data (bytes, datagrams) or connections waiting
-  bool eof = false;        ///< the peer shut down its sending side (streams)
+  int rx = 0;       ///< data (bytes, datagrams) or connections waiting
+  bool eof = false; ///< the peer shut down its sending side (streams)
   bool peer_closed = false;
   bool reset = false;      ///< a TCP reset arrived
   bool err = false;        ///< an error is pending (read clears it)
@@ -212,12 +230,18 @@ struct sock_state
       return "closed";
     std::string s = kind_name(kind);
     s += " rx=" + std::to_string(rx);
-    if (eof) s += " peer-shut";
-    if (peer_closed) s += " peer-closed";
-    if (reset) s += " reset";
-    if (err) s += " error";
-    else if (err_may) s += " error?";
-    if (local_shut) s += " local-shut";
+    if (eof)
+      s += " peer-shut";
+    if (peer_closed)
+      s += " peer-closed";
+    if (reset)
+      s += " reset";
+    if (err)
+      s += " error";
+    else if (err_may)
+      s += " error?";
+    if (local_shut)
+      s += " local-shut";
     s += " must=" + ev_str(must()) + " may=" + ev_str(may());
     return s;
   }
@@ -247,7 +271,8 @@ public:
 
   contract_model(int ports, int slots)
       : ports_(static_cast<std::size_t>(ports)), socks_(static_cast<std::size_t>(slots)),
-        live_(static_cast<std::size_t>(ports), std::vector<reg*>(static_cast<std::size_t>(slots), nullptr))
+        live_(static_cast<std::size_t>(ports),
+              std::vector<reg*>(static_cast<std::size_t>(slots), nullptr))
   {
   }
 
@@ -289,7 +314,9 @@ public:
     const unsigned may_before = st.may();
     switch (c)
     {
-    case change::peer_write: ++st.rx; break;
+    case change::peer_write:
+      ++st.rx;
+      break;
     case change::drain:
       st.rx = 0;
       if (st.err)
@@ -297,17 +324,29 @@ public:
       else if (st.kind != sock_kind::udp)
         st.err_may = false; // an unconfirmed ICMP error may still come
       break;
-    case change::peer_shutdown: st.eof = true; break;
+    case change::peer_shutdown:
+      st.eof = true;
+      break;
     case change::peer_close:
       st.peer_closed = true;
       if (st.stream())
         st.eof = true;
       break;
-    case change::peer_reset: st.peer_closed = st.eof = st.reset = st.err = st.err_may = true; break;
-    case change::local_shutdown: st.local_shut = true; break;
-    case change::local_send: st.err_may = true; break;
-    case change::local_send_error: st.err = st.err_may = true; break;
-    case change::connected: st.kind = sock_kind::tcp; break;
+    case change::peer_reset:
+      st.peer_closed = st.eof = st.reset = st.err = st.err_may = true;
+      break;
+    case change::local_shutdown:
+      st.local_shut = true;
+      break;
+    case change::local_send:
+      st.err_may = true;
+      break;
+    case change::local_send_error:
+      st.err = st.err_may = true;
+      break;
+    case change::connected:
+      st.kind = sock_kind::tcp;
+      break;
     }
     for (int p = 0; p < port_count(); ++p)
     {
@@ -489,7 +528,10 @@ public:
     return v;
   }
 
-  void posted(int p, void* key, std::uint32_t value) { ports_[idx(p)].users.emplace_back(key, value); }
+  void posted(int p, void* key, std::uint32_t value)
+  {
+    ports_[idx(p)].users.emplace_back(key, value);
+  }
 
   bool marker_seen(int p) const { return ports_[idx(p)].after_marker; }
 
@@ -526,14 +568,16 @@ public:
     }
     reg& r = *it->second;
     if (r.port != p)
-      return "packet " + packet_str(pk) + " on port " + std::to_string(p) + " for a registration of port " +
-             std::to_string(r.port);
+      return "packet " + packet_str(pk) + " on port " + std::to_string(p) +
+             " for a registration of port " + std::to_string(r.port);
     if (e & REM)
     {
       if (r.status != reg_status::removed)
-        return "REMOVE packet " + packet_str(pk) + " for a registration that was not removed: " + describe(r);
+        return "REMOVE packet " + packet_str(pk) +
+               " for a registration that was not removed: " + describe(r);
       if (e & ~REM & ~r.remove_extra)
-        return "REMOVE packet " + packet_str(pk) + " with conditions that did not hold: " + describe(r);
+        return "REMOVE packet " + packet_str(pk) +
+               " with conditions that did not hold: " + describe(r);
       kill(r, "its REMOVE packet was dequeued");
       return {};
     }
@@ -562,8 +606,8 @@ public:
       // Dequeued after the marker: it reports the state at that time, all of it.
       const unsigned need = socks_[idx(r.slot)].must() & eff_filter(r);
       if (need & ~e)
-        return "level-triggered packet " + packet_str(pk) + " omits conditions that hold (" + ev_str(need) +
-               "): " + describe(r);
+        return "level-triggered packet " + packet_str(pk) + " omits conditions that hold (" +
+               ev_str(need) + "): " + describe(r);
     }
     if (current)
     {
@@ -594,12 +638,14 @@ public:
       const arming& a = r.armings.back();
       const unsigned need = socks_[idx(r.slot)].must() & eff_filter(r);
       if (!a.edge && a.oneshot && need && a.observed == 0)
-        out += "  the one-shot level-triggered packet (" + ev_str(need) + " holds) for " + describe(r) + "\n";
+        out += "  the one-shot level-triggered packet (" + ev_str(need) + " holds) for " +
+               describe(r) + "\n";
       else if (!a.edge && !a.oneshot && need && r.post_marker < 2)
-        out += "  repeated level-triggered packets (" + ev_str(need) + " holds; " + std::to_string(r.post_marker) +
-               " since the marker) for " + describe(r) + "\n";
+        out += "  repeated level-triggered packets (" + ev_str(need) + " holds; " +
+               std::to_string(r.post_marker) + " since the marker) for " + describe(r) + "\n";
       else if (a.edge && r.rise_owed)
-        out += "  an edge-triggered packet for a condition that became true, for " + describe(r) + "\n";
+        out += "  an edge-triggered packet for a condition that became true, for " + describe(r) +
+               "\n";
     }
     return out;
   }
@@ -652,12 +698,19 @@ public:
   {
     std::string out;
     for (int s = 0; s < slot_count(); ++s)
-      out += "  slot " + std::to_string(s) + ": " + socks_[idx(s)].describe() + "\n" + describe_slot_regs(s);
+      out += "  slot " + std::to_string(s) + ": " + socks_[idx(s)].describe() + "\n" +
+             describe_slot_regs(s);
     return out;
   }
 
 private:
-  enum class reg_status { enabled, disabled, removed, closed };
+  enum class reg_status
+  {
+    enabled,
+    disabled,
+    removed,
+    closed
+  };
 
   // What one cause allows: the events a packet may carry, how many packets, until when.
   struct epoch
@@ -695,8 +748,8 @@ private:
   struct port_state
   {
     std::deque<std::pair<void*, std::uint32_t>> users; // posted, not dequeued yet, in order
-    long posted = 0;                                    // markers posted
-    bool after_marker = false;                          // the last marker was dequeued
+    long posted = 0;                                   // markers posted
+    bool after_marker = false;                         // the last marker was dequeued
   };
 
   static std::size_t idx(int i) { return static_cast<std::size_t>(i); }
@@ -776,9 +829,10 @@ private:
           a.epochs.erase(std::remove_if(a.epochs.begin(), a.epochs.end(),
                                         [&](const epoch& e) { return e.expires <= index; }),
                          a.epochs.end());
-        r.armings.erase(std::remove_if(r.armings.begin(), r.armings.end(),
-                                       [](const arming& a) { return !a.current && a.epochs.empty(); }),
-                        r.armings.end());
+        r.armings.erase(
+            std::remove_if(r.armings.begin(), r.armings.end(),
+                           [](const arming& a) { return !a.current && a.epochs.empty(); }),
+            r.armings.end());
         if (r.status == reg_status::closed && r.dies_at <= index)
           kill(r, "its socket was closed and a marker posted after the close was dequeued");
       }
@@ -804,13 +858,13 @@ private:
   std::string describe(const reg& r) const
   {
     static const char* const st[] = {"enabled", "disabled", "removed", "closed"};
-    std::string s = "key " + hex(r.key) + " (port " + std::to_string(r.port) + ", slot " + std::to_string(r.slot) +
-                    ", " + st[static_cast<int>(r.status)];
+    std::string s = "key " + hex(r.key) + " (port " + std::to_string(r.port) + ", slot " +
+                    std::to_string(r.slot) + ", " + st[static_cast<int>(r.status)];
     for (const arming& a : r.armings)
     {
-      s += std::string("; ") + (a.current ? "arming" : "old arming") + " " + ev_str(a.filter) + " " +
-           (a.edge ? "edge" : "level") + (a.oneshot ? "|oneshot" : "") + " seen " + std::to_string(a.seen_total) +
-           " allows [";
+      s += std::string("; ") + (a.current ? "arming" : "old arming") + " " + ev_str(a.filter) +
+           " " + (a.edge ? "edge" : "level") + (a.oneshot ? "|oneshot" : "") + " seen " +
+           std::to_string(a.seen_total) + " allows [";
       bool first = true;
       for (const epoch& e : a.epochs)
       {

@@ -106,8 +106,8 @@ BOOST_AUTO_TEST_CASE(random_sequences_match_the_contract)
     failed.push_back(seed);
     std::ostringstream msg;
     msg << "model violation, seed " << seed << " (ASIO_NOTIFY_MODEL_SEED=" << seed
-        << " ASIO_NOTIFY_MODEL_SEQUENCES=1 ASIO_NOTIFY_MODEL_STEPS=" << steps << "), step #" << r.failed_step
-        << ":\n"
+        << " ASIO_NOTIFY_MODEL_SEQUENCES=1 ASIO_NOTIFY_MODEL_STEPS=" << steps << "), step #"
+        << r.failed_step << ":\n"
         << r.violation;
     if (failed.size() == 1)
     {
@@ -115,16 +115,19 @@ BOOST_AUTO_TEST_CASE(random_sequences_match_the_contract)
       const std::vector<op> small = shrink(ops, slots, violation_category(r.violation));
       run_result s = run_ops(small, slots);
       if (!s.ok)
-        msg << "shrunk to " << small.size() << " steps:\n" << format_steps(s) << "fails with: " << s.violation;
+        msg << "shrunk to " << small.size() << " steps:\n"
+            << format_steps(s) << "fails with: " << s.violation;
     }
     if (failed.size() <= 3)
       msg << "full sequence:\n" << format_steps(r);
     BOOST_ERROR(msg.str());
   }
-  BOOST_TEST_MESSAGE(sequences << " sequences, " << total_steps << " steps, " << failed.size() << " failed");
+  BOOST_TEST_MESSAGE(sequences << " sequences, " << total_steps << " steps, " << failed.size()
+                               << " failed");
   BOOST_TEST(open_descriptors() == descriptors, "descriptors leaked by the ports or the harness");
-  BOOST_TEST(failed.empty(), failed.size() << " sequences broke the contract"
-                                            << (failed.size() >= max_failures ? " (stopped there)" : ""));
+  BOOST_TEST(failed.empty(), failed.size()
+                                 << " sequences broke the contract"
+                                 << (failed.size() >= max_failures ? " (stopped there)" : ""));
 }
 
 // ---- the model itself: it must reject what the contract forbids --------------------------------
@@ -153,13 +156,13 @@ BOOST_AUTO_TEST_CASE(model_rejects_anything_after_remove_and_dangling_keys_after
   BOOST_TEST_REQUIRE(m.entry(0, 0, entry(k0, 1, OUT)).success());
   BOOST_TEST_REQUIRE(m.entry(0, 1, entry(k1, 1, OUT)).success());
   BOOST_TEST_REQUIRE(m.entry(0, 0, entry(k0, 4)).success()); // remove
-  BOOST_TEST(m.has_owed(0));                                   // the REMOVE packet
-  BOOST_TEST(m.packet(0, notification(k0, OUT)).empty());      // queued before the remove
+  BOOST_TEST(m.has_owed(0));                                 // the REMOVE packet
+  BOOST_TEST(m.packet(0, notification(k0, OUT)).empty());    // queued before the remove
   BOOST_TEST(m.packet(0, notification(k0, REM)).empty());
   BOOST_TEST(!m.packet(0, notification(k0, OUT)).empty()); // after REMOVE: nothing
   BOOST_TEST(!m.packet(0, notification(k0, REM)).empty()); // and never a second REMOVE
   m.socket_closed(1);
-  BOOST_TEST(m.packet(0, notification(k1, OUT)).empty()); // queued before the close
+  BOOST_TEST(m.packet(0, notification(k1, OUT)).empty());  // queued before the close
   BOOST_TEST(!m.packet(0, notification(k1, REM)).empty()); // no REMOVE for a close
   marker(m);
   BOOST_TEST(!m.packet(0, notification(k1, OUT)).empty()); // dangling

@@ -53,35 +53,36 @@ using port_test::unique_socket;
 
 enum class op_kind : std::uint8_t
 {
-  open,           // (re)open the slot with a fresh socket (variant: kind; bit 3: at the last closed fd)
-  close,          // close the slot's socket without removing its registration
-  enable,         // registration entries (see entry_spec)
+  open,   // (re)open the slot with a fresh socket (variant: kind; bit 3: at the last closed fd)
+  close,  // close the slot's socket without removing its registration
+  enable, // registration entries (see entry_spec)
   disable,
   remove,
   invalid,
-  batch,          // 2..4 entries in one call, optionally dequeuing in the same call
-  peer_write,     // socket operations (see change)
+  batch,      // 2..4 entries in one call, optionally dequeuing in the same call
+  peer_write, // socket operations (see change)
   drain,
   peer_shutdown,
   peer_close,
   peer_reset,
   local_shutdown,
   local_send,
-  post,           // a user packet (variant 3: carrying a live registration's key)
-  reset_port      // destroy port 1 and make a new one
+  post,      // a user packet (variant 3: carrying a live registration's key)
+  reset_port // destroy port 1 and make a new one
 };
 constexpr int op_kind_count = 16;
 
 inline const char* op_name(op_kind k)
 {
-  static const char* const names[] = {"open", "close", "enable", "disable", "remove", "invalid",
-                                      "batch", "peer-write", "drain", "peer-shutdown", "peer-close",
-                                      "peer-reset", "local-shutdown", "local-send", "post", "reset-port"};
+  static const char* const names[] = {
+      "open",           "close",      "enable", "disable",       "remove",     "invalid",
+      "batch",          "peer-write", "drain",  "peer-shutdown", "peer-close", "peer-reset",
+      "local-shutdown", "local-send", "post",   "reset-port"};
   return names[static_cast<int>(k)];
 }
 
-constexpr unsigned valid_triggers[6] = {LEVEL, EDGE, LEVEL | PERSISTENT, EDGE | PERSISTENT, LEVEL | ONESHOT,
-                                        EDGE | ONESHOT};
+constexpr unsigned valid_triggers[6] = {
+    LEVEL, EDGE, LEVEL | PERSISTENT, EDGE | PERSISTENT, LEVEL | ONESHOT, EDGE | ONESHOT};
 
 /// One registration entry, described independently of the state it meets (so a recorded
 /// sequence can be replayed and shrunk).
@@ -92,7 +93,8 @@ struct entry_spec
   std::uint8_t port = 0;
   std::uint8_t filter = 0;  // enable: filter bits
   std::uint8_t trigger = 0; // enable: index into valid_triggers
-  std::uint8_t key = 0;     // 0: the registration's own key (fresh when none); 1: another; 2: a dead key
+  std::uint8_t key =
+      0; // 0: the registration's own key (fresh when none); 1: another; 2: a dead key
   std::uint8_t target = 0;  // 0: the slot's socket; 1: the slot's last closed descriptor; 2: -1
   std::uint8_t variant = 0; // invalid: which rule it breaks; key 2: which dead key
 };
@@ -134,7 +136,8 @@ inline std::string describe(const op& o)
   switch (o.kind)
   {
   case op_kind::open:
-    s += " s" + std::to_string(o.slot) + " " + kind_name(static_cast<sock_kind>((o.variant & 7) % sock_kind_count)) +
+    s += " s" + std::to_string(o.slot) + " " +
+         kind_name(static_cast<sock_kind>((o.variant & 7) % sock_kind_count)) +
          ((o.variant & 8) ? " at-last-closed-fd" : "");
     break;
   case op_kind::enable:
@@ -255,7 +258,8 @@ public:
     {
       if (out.size() > 4000)
         return out + "; ...";
-      out += (out.empty() ? "" : "; ") + n.first + (n.second > 1 ? " x" + std::to_string(n.second) : "");
+      out += (out.empty() ? "" : "; ") + n.first +
+             (n.second > 1 ? " x" + std::to_string(n.second) : "");
     }
     return out;
   }
@@ -307,7 +311,8 @@ public:
       return !st.listener() && !st.local_shut && !st.reset;
     case op_kind::local_send:
       // A send with an error pending fails with it (and clears it): only one at a time.
-      return st.kind == sock_kind::udp && st.peer_closed && !st.local_shut && !st.err && !st.err_may;
+      return st.kind == sock_kind::udp && st.peer_closed && !st.local_shut && !st.err &&
+             !st.err_may;
     default:
       return false;
     }
@@ -371,14 +376,16 @@ private:
     close_peer(s);
     switch (k)
     {
-    case sock_kind::tcp: {
+    case sock_kind::tcp:
+    {
       tcp_pair c = make_tcp_pair();
       r.local = std::move(c.client);
       r.peer = std::move(c.server);
       break;
     }
     case sock_kind::unix_stream:
-    case sock_kind::unix_dgram: {
+    case sock_kind::unix_dgram:
+    {
       int sv[2];
       const int type = k == sock_kind::unix_stream ? SOCK_STREAM : SOCK_DGRAM;
       if (::socketpair(AF_UNIX, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
@@ -387,7 +394,8 @@ private:
       r.peer.reset(sv[1]);
       break;
     }
-    case sock_kind::udp: {
+    case sock_kind::udp:
+    {
       udp_pair u = make_udp_pair();
       r.local = std::move(u.a);
       r.peer = std::move(u.b);
@@ -400,9 +408,10 @@ private:
       r.local = make_listener();
       break;
     }
-    if (at_last_closed && r.last_closed >= 0 && r.last_closed != r.local.get() && !fd_open(r.last_closed) &&
-        ::dup2(r.local.get(), r.last_closed) == r.last_closed)
-      r.local.reset(r.last_closed); // a new socket at the number of one closed without remove (rule 4)
+    if (at_last_closed && r.last_closed >= 0 && r.last_closed != r.local.get() &&
+        !fd_open(r.last_closed) && ::dup2(r.local.get(), r.last_closed) == r.last_closed)
+      r.local.reset(
+          r.last_closed); // a new socket at the number of one closed without remove (rule 4)
     model_.socket_opened(s, k);
     note("fd " + std::to_string(r.local.get()));
     return {};
@@ -412,9 +421,12 @@ private:
   static unsigned poll_bits(int fd, int timeout_ms, unsigned wanted = IN | OUT | HUP)
   {
     short events = 0;
-    if (wanted & IN) events |= POLLIN;
-    if (wanted & OUT) events |= POLLOUT;
-    if (wanted & HUP) events |= POLLRDHUP;
+    if (wanted & IN)
+      events |= POLLIN;
+    if (wanted & OUT)
+      events |= POLLOUT;
+    if (wanted & HUP)
+      events |= POLLRDHUP;
     pollfd pfd{fd, events, 0};
     if (::poll(&pfd, 1, timeout_ms) <= 0)
       return 0;
@@ -424,10 +436,14 @@ private:
       ::poll(&pfd, 1, 0);
     }
     unsigned k = 0;
-    if (pfd.revents & POLLIN) k |= IN;
-    if (pfd.revents & POLLOUT) k |= OUT;
-    if (pfd.revents & (POLLHUP | POLLRDHUP)) k |= HUP;
-    if (pfd.revents & POLLERR) k |= ERR;
+    if (pfd.revents & POLLIN)
+      k |= IN;
+    if (pfd.revents & POLLOUT)
+      k |= OUT;
+    if (pfd.revents & (POLLHUP | POLLRDHUP))
+      k |= HUP;
+    if (pfd.revents & POLLERR)
+      k |= ERR;
     return k;
   }
 
@@ -441,7 +457,8 @@ private:
       socklen_t len = sizeof info;
       if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
         return;
-      if (info.tcpi_state != TCP_FIN_WAIT1 && info.tcpi_state != TCP_LAST_ACK && info.tcpi_state != TCP_CLOSING)
+      if (info.tcpi_state != TCP_FIN_WAIT1 && info.tcpi_state != TCP_LAST_ACK &&
+          info.tcpi_state != TCP_CLOSING)
         return;
       ::usleep(500);
     }
@@ -459,8 +476,8 @@ private:
     while ((must & ~k) != 0)
     {
       if (std::chrono::steady_clock::now() > deadline)
-        return "harness: the socket never showed " + ev_str(must & ~k) + " (kernel " + ev_str(k) + ", model " +
-               st.describe() + ")";
+        return "harness: the socket never showed " + ev_str(must & ~k) + " (kernel " + ev_str(k) +
+               ", model " + st.describe() + ")";
       const unsigned before = k;
       k = poll_bits(fd, 5, must & ~k);
       if (k == before)
@@ -470,7 +487,8 @@ private:
     if (st.datagram())
       extra &= ~HUP; // the port hides it (rule 10)
     if (extra)
-      return "model: the kernel shows " + ev_str(extra) + " which the model does not allow (" + st.describe() + ")";
+      return "model: the kernel shows " + ev_str(extra) + " which the model does not allow (" +
+             st.describe() + ")";
     return {};
   }
 
@@ -546,7 +564,8 @@ private:
       if (st.kind == sock_kind::tcp)
         wait_fin_acknowledged(r.local.get());
       break;
-    case op_kind::local_send: {
+    case op_kind::local_send:
+    {
       send_bytes(r.local.get());
       // The ICMP error comes asynchronously (and may be rate limited): ask the kernel.
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
@@ -609,22 +628,30 @@ private:
       r.triggers = static_cast<an::trigger>(valid_triggers[e.trigger % 6]);
       switch (e.kind)
       {
-      case op_kind::disable: r.operation = an::operation::disable; break;
-      case op_kind::remove: r.operation = an::operation::remove; break;
-      case op_kind::invalid: make_invalid(r, e.variant % 16); break;
-      default: break;
+      case op_kind::disable:
+        r.operation = an::operation::disable;
+        break;
+      case op_kind::remove:
+        r.operation = an::operation::remove;
+        break;
+      case op_kind::invalid:
+        make_invalid(r, e.variant % 16);
+        break;
+      default:
+        break;
       }
       if (e.kind == op_kind::disable || e.kind == op_kind::remove)
       {
         r.filter = an::events::none;
         r.triggers = static_cast<an::trigger>(e.variant & 1 ? 0xff : 0); // read by enable only
       }
-      r.key = model_.key_for(p, model_slot, e.kind == op_kind::enable || e.kind == op_kind::invalid ? e.key : 0,
+      r.key = model_.key_for(p, model_slot,
+                             e.kind == op_kind::enable || e.kind == op_kind::invalid ? e.key : 0,
                              e.variant);
       r.result = boost::asio::error::already_started; // must be overwritten
       expect.push_back(model_.entry(p, model_slot, r));
-      what.push_back(describe(e) + " [p" + std::to_string(p) + " fd " + std::to_string(fd) + " key " + hex(r.key) +
-                     "]");
+      what.push_back(describe(e) + " [p" + std::to_string(p) + " fd " + std::to_string(fd) +
+                     " key " + hex(r.key) + "]");
       regs.push_back(r);
     }
     error_code ec;
@@ -636,7 +663,8 @@ private:
     else if (o.dequeue_in_process)
     {
       got.resize(o.capacity == 0 ? 1 : o.capacity);
-      got.resize(ports_[static_cast<std::size_t>(batch_port)]->process(regs, got, std::chrono::milliseconds(0), ec));
+      got.resize(ports_[static_cast<std::size_t>(batch_port)]->process(
+          regs, got, std::chrono::milliseconds(0), ec));
     }
     else
       ports_[static_cast<std::size_t>(batch_port)]->apply(regs, ec);
@@ -646,8 +674,8 @@ private:
     {
       note(what[i] + " -> " + err_str(regs[i].result));
       if (!expect[i].accepts(regs[i].result))
-        return "entry result: " + what[i] + " got " + err_str(regs[i].result) + ", the contract says " +
-               expect[i].describe();
+        return "entry result: " + what[i] + " got " + err_str(regs[i].result) +
+               ", the contract says " + expect[i].describe();
     }
     for (const an::packet& pk : got)
     {
@@ -664,22 +692,54 @@ private:
     using an::operation;
     switch (v)
     {
-    case 0: r.operation = operation::none; break;
-    case 1: r.operation = operation::enable | operation::remove; break;
-    case 2: r.operation = static_cast<operation>(0x08); break;
-    case 3: r.operation = operation::enable | operation::disable; break;
-    case 4: r.triggers = an::trigger::none; break;
-    case 5: r.triggers = an::trigger::level | an::trigger::edge; break;
-    case 6: r.triggers = an::trigger::level | an::trigger::oneshot | an::trigger::persistent; break;
-    case 7: r.triggers = an::trigger::edge | static_cast<an::trigger>(0x10); break;
-    case 8: r.triggers = an::trigger::persistent; break;
-    case 9: r.triggers = an::trigger::oneshot; break;
-    case 10: r.filter = r.filter | an::events::error; break;
-    case 11: r.filter = r.filter | an::events::remove; break;
-    case 12: r.filter = r.filter | static_cast<an::events>(0x08); break;
-    case 13: r.filter = r.filter | static_cast<an::events>(0x100); break;
-    case 14: r.triggers = static_cast<an::trigger>(0xff); break;
-    default: r.filter = static_cast<an::events>(0xffff); break;
+    case 0:
+      r.operation = operation::none;
+      break;
+    case 1:
+      r.operation = operation::enable | operation::remove;
+      break;
+    case 2:
+      r.operation = static_cast<operation>(0x08);
+      break;
+    case 3:
+      r.operation = operation::enable | operation::disable;
+      break;
+    case 4:
+      r.triggers = an::trigger::none;
+      break;
+    case 5:
+      r.triggers = an::trigger::level | an::trigger::edge;
+      break;
+    case 6:
+      r.triggers = an::trigger::level | an::trigger::oneshot | an::trigger::persistent;
+      break;
+    case 7:
+      r.triggers = an::trigger::edge | static_cast<an::trigger>(0x10);
+      break;
+    case 8:
+      r.triggers = an::trigger::persistent;
+      break;
+    case 9:
+      r.triggers = an::trigger::oneshot;
+      break;
+    case 10:
+      r.filter = r.filter | an::events::error;
+      break;
+    case 11:
+      r.filter = r.filter | an::events::remove;
+      break;
+    case 12:
+      r.filter = r.filter | static_cast<an::events>(0x08);
+      break;
+    case 13:
+      r.filter = r.filter | static_cast<an::events>(0x100);
+      break;
+    case 14:
+      r.triggers = static_cast<an::trigger>(0xff);
+      break;
+    default:
+      r.filter = static_cast<an::events>(0xffff);
+      break;
     }
   }
 
@@ -688,9 +748,11 @@ private:
     switch (o.kind)
     {
     case op_kind::open:
-      return open_slot(o.slot % slot_count(), static_cast<sock_kind>((o.variant & 7) % sock_kind_count),
+      return open_slot(o.slot % slot_count(),
+                       static_cast<sock_kind>((o.variant & 7) % sock_kind_count),
                        (o.variant & 8) != 0);
-    case op_kind::close: {
+    case op_kind::close:
+    {
       const int s = o.slot % slot_count();
       if (!rs(s).local)
       {
@@ -710,7 +772,8 @@ private:
       if (o.entries.empty())
         return {};
       return entries(o);
-    case op_kind::post: {
+    case op_kind::post:
+    {
       const int p = o.port % port_count;
       void* key = reinterpret_cast<void*>(std::uintptr_t(0x900000) + (o.value % 8) * 0x10);
       if (o.variant % 4 == 3)
@@ -752,12 +815,13 @@ private:
     for (;;)
     {
       const bool waiting = model_.marker_seen(p) && model_.has_owed(p);
-      const std::size_t n =
-          port.dequeue(buf, waiting ? std::chrono::milliseconds(5) : std::chrono::milliseconds(0), ec);
+      const std::size_t n = port.dequeue(
+          buf, waiting ? std::chrono::milliseconds(5) : std::chrono::milliseconds(0), ec);
       if (ec)
         return "dequeue failed: " + err_str(ec);
       if (n > buf.size())
-        return "dequeue returned " + std::to_string(n) + " packets for room for " + std::to_string(buf.size());
+        return "dequeue returned " + std::to_string(n) + " packets for room for " +
+               std::to_string(buf.size());
       for (std::size_t i = 0; i < n; ++i)
       {
         if (buf[i].key != contract_model::marker_key())
@@ -776,7 +840,8 @@ private:
       {
         const std::string due = model_.due(p);
         if (!due.empty())
-          return "port " + std::to_string(p) + ": a zero-timeout dequeue returned nothing while packets were due:\n" + due;
+          return "port " + std::to_string(p) +
+                 ": a zero-timeout dequeue returned nothing while packets were due:\n" + due;
       }
       if (!model_.has_owed(p))
       {
@@ -784,8 +849,8 @@ private:
           return {};
       }
       else if (clock::now() > deadline)
-        return "port " + std::to_string(p) + ": missing packets after " + std::to_string(patience_.count()) +
-               " ms:\n" + model_.owed(p);
+        return "port " + std::to_string(p) + ": missing packets after " +
+               std::to_string(patience_.count()) + " ms:\n" + model_.owed(p);
     }
   }
 
@@ -855,11 +920,11 @@ inline op generate(source& src, const harness& h)
 {
   using detail::pick_weighted;
   static const std::vector<std::pair<op_kind, unsigned>> weights = {
-      {op_kind::open, 6},           {op_kind::close, 4},         {op_kind::enable, 26},
-      {op_kind::disable, 6},        {op_kind::remove, 7},        {op_kind::invalid, 3},
-      {op_kind::batch, 6},          {op_kind::peer_write, 16},   {op_kind::drain, 10},
-      {op_kind::peer_shutdown, 3},  {op_kind::peer_close, 3},    {op_kind::peer_reset, 2},
-      {op_kind::local_shutdown, 2}, {op_kind::local_send, 3},    {op_kind::post, 4},
+      {op_kind::open, 6},           {op_kind::close, 4},       {op_kind::enable, 26},
+      {op_kind::disable, 6},        {op_kind::remove, 7},      {op_kind::invalid, 3},
+      {op_kind::batch, 6},          {op_kind::peer_write, 16}, {op_kind::drain, 10},
+      {op_kind::peer_shutdown, 3},  {op_kind::peer_close, 3},  {op_kind::peer_reset, 2},
+      {op_kind::local_shutdown, 2}, {op_kind::local_send, 3},  {op_kind::post, 4},
       {op_kind::reset_port, 1}};
   op o;
   for (int attempt = 0; attempt < 16; ++attempt)
@@ -874,9 +939,11 @@ inline op generate(source& src, const harness& h)
       o.kind = op_kind::open;
     switch (o.kind)
     {
-    case op_kind::open: {
-      o.slot = static_cast<std::uint8_t>(closed.empty() ? src.next(static_cast<unsigned>(h.slot_count()))
-                                                        : closed[src.next(static_cast<unsigned>(closed.size()))]);
+    case op_kind::open:
+    {
+      o.slot = static_cast<std::uint8_t>(
+          closed.empty() ? src.next(static_cast<unsigned>(h.slot_count()))
+                         : closed[src.next(static_cast<unsigned>(closed.size()))]);
       const unsigned k = src.next(12);
       // tcp and unix-stream 3 each, udp and unix-dgram 2 each, listener and unconnected 1
       const unsigned kind = k < 3 ? 0 : k < 6 ? 1 : k < 8 ? 2 : k < 10 ? 3 : k < 11 ? 4 : 5;
@@ -889,10 +956,11 @@ inline op generate(source& src, const harness& h)
     case op_kind::invalid:
       o.entries.push_back(detail::make_entry(src, h, o.kind));
       break;
-    case op_kind::batch: {
+    case op_kind::batch:
+    {
       const unsigned n = 2 + src.next(3);
-      static const op_kind kinds[] = {op_kind::enable, op_kind::enable, op_kind::enable, op_kind::disable,
-                                      op_kind::remove, op_kind::invalid};
+      static const op_kind kinds[] = {op_kind::enable,  op_kind::enable, op_kind::enable,
+                                      op_kind::disable, op_kind::remove, op_kind::invalid};
       o.port = static_cast<std::uint8_t>(src.next(4) == 0 ? 1 : 0);
       for (unsigned i = 0; i < n; ++i)
         o.entries.push_back(detail::make_entry(src, h, kinds[src.next(6)]));
@@ -908,7 +976,8 @@ inline op generate(source& src, const harness& h)
       break;
     case op_kind::reset_port:
       break;
-    default: {
+    default:
+    {
       std::vector<int> ok;
       for (int s = 0; s < h.slot_count(); ++s)
         if (h.applicable(o.kind, s))
@@ -968,7 +1037,8 @@ run_result run(int slots, std::chrono::milliseconds patience, Next next)
 }
 
 /// Generates and runs up to `max_steps` operations from `src`; records them in `ops`.
-inline run_result run_generated(source& src, std::size_t max_steps, int slots, std::vector<op>* ops = nullptr)
+inline run_result run_generated(source& src, std::size_t max_steps, int slots,
+                                std::vector<op>* ops = nullptr)
 {
   std::size_t n = 0;
   return run(slots, default_patience, [&](const harness& h, op& o) {
@@ -984,7 +1054,8 @@ inline run_result run_generated(source& src, std::size_t max_steps, int slots, s
 }
 
 /// Replays recorded operations.
-inline run_result run_ops(const std::vector<op>& ops, int slots, std::chrono::milliseconds patience = default_patience)
+inline run_result run_ops(const std::vector<op>& ops, int slots,
+                          std::chrono::milliseconds patience = default_patience)
 {
   std::size_t i = 0;
   return run(slots, patience, [&](const harness&, op& o) {
@@ -998,12 +1069,15 @@ inline run_result run_ops(const std::vector<op>& ops, int slots, std::chrono::mi
 /// Removes operations while the replay still fails the same way; returns the shortest found.
 /// Bounded in runs and in time: a failure that makes every replay wait for missing packets
 /// must not hold the test up for minutes.
-inline std::vector<op> shrink(std::vector<op> ops, int slots, const std::string& category, int max_runs = 3000,
+inline std::vector<op> shrink(std::vector<op> ops, int slots, const std::string& category,
+                              int max_runs = 3000,
                               std::chrono::seconds max_time = std::chrono::seconds(30))
 {
   const auto deadline = std::chrono::steady_clock::now() + max_time;
   int runs = 0;
-  auto budget_left = [&] { return runs < max_runs && std::chrono::steady_clock::now() < deadline; };
+  auto budget_left = [&] {
+    return runs < max_runs && std::chrono::steady_clock::now() < deadline;
+  };
   auto still_fails = [&](std::vector<op>& candidate) {
     ++runs;
     run_result r = run_ops(candidate, slots, std::chrono::milliseconds(150));
@@ -1029,7 +1103,8 @@ inline std::vector<op> shrink(std::vector<op> ops, int slots, const std::string&
     }
     // Entries of batches.
     for (std::size_t i = 0; i < ops.size() && budget_left(); ++i)
-      for (std::size_t j = ops[i].entries.size(); ops[i].kind == op_kind::batch && j-- > 0 && budget_left();)
+      for (std::size_t j = ops[i].entries.size();
+           ops[i].kind == op_kind::batch && j-- > 0 && budget_left();)
       {
         if (ops[i].entries.size() < 2)
           break;

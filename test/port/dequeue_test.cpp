@@ -164,7 +164,8 @@ BOOST_AUTO_TEST_CASE(batch_dequeue)
   {
     send_bytes(c[i].server.get());
     BOOST_TEST_REQUIRE(wait_readable(c[i].client.get()));
-    BOOST_TEST_REQUIRE(!apply(p, enable(c[i].client.native(), &keys[i], events::in, level_oneshot)));
+    BOOST_TEST_REQUIRE(
+        !apply(p, enable(c[i].client.native(), &keys[i], events::in, level_oneshot)));
   }
   p.post(&u1, 1);
   p.post(&u2, 2);
@@ -182,7 +183,8 @@ BOOST_AUTO_TEST_CASE(batch_dequeue)
 
   // Re-arm all three one-shots and post again: 5 ready, taken 2 + 2 + 1.
   for (int i = 0; i < 3; ++i)
-    BOOST_TEST_REQUIRE(!apply(p, enable(c[i].client.native(), &keys[i], events::in, level_oneshot)));
+    BOOST_TEST_REQUIRE(
+        !apply(p, enable(c[i].client.native(), &keys[i], events::in, level_oneshot)));
   p.post(&u1, 1);
   p.post(&u2, 2);
   seen.clear();

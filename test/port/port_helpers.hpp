@@ -203,9 +203,9 @@ inline std::vector<an::packet> collect_for(an::port& p, milliseconds duration,
       return all;
     if (between)
       between();
-    const auto step = std::min<milliseconds>(
-        std::chrono::duration_cast<milliseconds>(end - now) + milliseconds(1),
-        between ? milliseconds(20) : duration);
+    const auto step = std::min<milliseconds>(std::chrono::duration_cast<milliseconds>(end - now) +
+                                                 milliseconds(1),
+                                             between ? milliseconds(20) : duration);
     for (const an::packet& pk : dequeue_once(p, step))
       all.push_back(pk);
   }
@@ -219,8 +219,8 @@ inline void expect_nothing(an::port& p, milliseconds duration = quiet,
   BOOST_TEST(got.empty(), "expected no packet, got " << got.size());
   for (const an::packet& pk : got)
     BOOST_TEST_MESSAGE("unexpected packet " << pk.key << " events "
-                                            << static_cast<unsigned>(pk.events)
-                                            << " kind " << static_cast<unsigned>(pk.kind));
+                                            << static_cast<unsigned>(pk.events) << " kind "
+                                            << static_cast<unsigned>(pk.kind));
 }
 
 /// Dequeues one packet that must arrive, and checks it is a notification for `key`.
@@ -277,8 +277,9 @@ inline void expect_no_new_edge(an::port& p, void* key, an::events held)
   {
     BOOST_TEST(pk.key == key);
     BOOST_TEST(pk.kind == an::packet_kind::notification);
-    BOOST_TEST(!an::has_any(pk.events, ~held), "a new condition while " << static_cast<unsigned>(held)
-                                                  << " held: " << static_cast<unsigned>(pk.events));
+    BOOST_TEST(!an::has_any(pk.events, ~held),
+               "a new condition while " << static_cast<unsigned>(held)
+                                        << " held: " << static_cast<unsigned>(pk.events));
   }
 }
 

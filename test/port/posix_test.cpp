@@ -233,7 +233,8 @@ BOOST_AUTO_TEST_CASE(pipe_is_not_a_socket)
   BOOST_TEST(apply(p, enable(fd, &key, events::in)) == asio_error::not_socket);
   BOOST_TEST(apply(p, enable(fd, &key, events::in, an::trigger::level | an::trigger::edge)) ==
              asio_error::invalid_argument);
-  BOOST_TEST(apply(p, enable(fd, &key, events::in, an::trigger::none)) == asio_error::invalid_argument);
+  BOOST_TEST(apply(p, enable(fd, &key, events::in, an::trigger::none)) ==
+             asio_error::invalid_argument);
   an::registration none_op = enable(fd, &key, events::in);
   none_op.operation = an::operation::none;
   BOOST_TEST(apply(p, none_op) == asio_error::invalid_argument);

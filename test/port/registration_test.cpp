@@ -41,7 +41,8 @@ const bad_entry bad_entries[] = {
     {"trigger none on enable", events::in, operation::enable, trigger::none},
     {"oneshot without level or edge", events::in, operation::enable, trigger::oneshot},
     {"persistent without level or edge", events::in, operation::enable, trigger::persistent},
-    {"unknown trigger bit", events::in, operation::enable, trigger::level | static_cast<trigger>(0x10)},
+    {"unknown trigger bit", events::in, operation::enable,
+     trigger::level | static_cast<trigger>(0x10)},
     {"error in the filter", events::in | events::error, operation::enable, level},
     {"remove in the filter", events::in | events::remove, operation::enable, level},
     {"error alone in the filter", events::error, operation::enable, level},
@@ -79,8 +80,8 @@ BOOST_AUTO_TEST_CASE(valid_combinations_are_accepted)
     {
       an::registration r = enable(c.client.native(), &key, f, t);
       BOOST_TEST(!an::validate(r));
-      BOOST_TEST(!p.apply(r), "filter " << static_cast<unsigned>(f) << " trigger "
-                                         << static_cast<unsigned>(t));
+      BOOST_TEST(!p.apply(r),
+                 "filter " << static_cast<unsigned>(f) << " trigger " << static_cast<unsigned>(t));
     }
   }
   // disable and remove ignore the trigger ("read by operation::enable only").
@@ -186,9 +187,9 @@ BOOST_AUTO_TEST_CASE(batch_with_per_entry_results)
       enable(c1.client.native(), &k1, events::in, level_oneshot),
       enable(c2.client.native(), &k2, events::in, trigger::level | trigger::edge), // invalid
       enable(c3.client.native(), &k3, events::in, level_oneshot),
-      remove(c4.client.native(), &k4),                                             // not registered
-      enable(closed, &k5, events::in, level_oneshot),                              // bad handle
-      disable(c2.client.native(), &k2),                                            // not registered
+      remove(c4.client.native(), &k4),                // not registered
+      enable(closed, &k5, events::in, level_oneshot), // bad handle
+      disable(c2.client.native(), &k2),               // not registered
   };
   for (an::registration& r : batch)
     r.result = asio_error::already_open; // every result must be written
@@ -215,9 +216,9 @@ BOOST_AUTO_TEST_CASE(batch_with_per_entry_results)
 
   // Entries of one batch apply in order: enable then disable then remove of one socket.
   int k6 = 6;
-  std::array<an::registration, 3> ordered = {
-      enable(c4.client.native(), &k6, events::in), disable(c4.client.native(), &k6),
-      remove(c4.client.native(), &k6)};
+  std::array<an::registration, 3> ordered = {enable(c4.client.native(), &k6, events::in),
+                                             disable(c4.client.native(), &k6),
+                                             remove(c4.client.native(), &k6)};
   p.apply(ordered, ec);
   BOOST_TEST(!ec);
   for (const an::registration& r : ordered)
@@ -330,8 +331,8 @@ BOOST_AUTO_TEST_CASE(enable_of_bad_handle_is_bad_descriptor)
   s.reset();
   int key = 0;
   BOOST_TEST(apply(p, enable(closed, &key, events::in)) == asio_error::bad_descriptor);
-  BOOST_TEST(apply(p, enable(static_cast<an::native_socket_type>(invalid_socket), &key, events::in)) ==
-             asio_error::bad_descriptor);
+  BOOST_TEST(apply(p, enable(static_cast<an::native_socket_type>(invalid_socket), &key,
+                             events::in)) == asio_error::bad_descriptor);
   // Nothing was registered.
   BOOST_TEST(apply(p, remove(closed, &key)) != boost::system::error_code());
   expect_nothing(p);

@@ -182,18 +182,20 @@ BOOST_AUTO_TEST_CASE(rule3_remove_packet_in_every_registration_state)
     send_bytes(c[i].server.get());
     BOOST_TEST_REQUIRE(wait_readable(c[i].client.get()));
   }
-  auto s = [&](int i) { return c[i].client.native(); };
+  auto s = [&](int i) {
+    return c[i].client.native();
+  };
   BOOST_TEST_REQUIRE(!apply(p, enable(s(0), &keys[0], events::in)));                // level, ready
   BOOST_TEST_REQUIRE(!apply(p, enable(s(1), &keys[1], events::in, level_oneshot))); // fired below
   BOOST_TEST_REQUIRE(!apply(p, enable(s(2), &keys[2], events::in)));
-  BOOST_TEST_REQUIRE(!apply(p, disable(s(2), &keys[2])));                           // disabled
-  BOOST_TEST_REQUIRE(!apply(p, enable(s(3), &keys[3], events::in, edge)));          // edge
-  BOOST_TEST_REQUIRE(!apply(p, enable(s(4), &keys[4], events::none)));              // errors only
-  BOOST_TEST_REQUIRE(!apply(p, enable(s(5), &keys[5], events::hangup)));            // hangup only
+  BOOST_TEST_REQUIRE(!apply(p, disable(s(2), &keys[2])));                  // disabled
+  BOOST_TEST_REQUIRE(!apply(p, enable(s(3), &keys[3], events::in, edge))); // edge
+  BOOST_TEST_REQUIRE(!apply(p, enable(s(4), &keys[4], events::none)));     // errors only
+  BOOST_TEST_REQUIRE(!apply(p, enable(s(5), &keys[5], events::hangup)));   // hangup only
   {
     // Let the one-shot fire before removing it.
-    std::optional<an::packet> fired =
-        wait_for(p, [&](const an::packet& pk) { return pk.key == &keys[1]; }, [] {});
+    std::optional<an::packet> fired = wait_for(
+        p, [&](const an::packet& pk) { return pk.key == &keys[1]; }, [] {});
     BOOST_TEST_REQUIRE(fired.has_value());
   }
   std::vector<an::registration> batch;
@@ -238,7 +240,8 @@ BOOST_AUTO_TEST_CASE(rule3_remove_packet_comes_when_the_socket_is_closed_at_once
     {
       tcp_pair c = make_tcp_pair();
       int key = 0;
-      BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in | events::out, mode)));
+      BOOST_TEST_REQUIRE(
+          !apply(p, enable(c.client.native(), &key, events::in | events::out, mode)));
       send_bytes(c.server.get()); // packets may be queued or in flight
       BOOST_TEST_REQUIRE(!apply(p, remove(c.client.native(), &key)));
       c.client.reset();
@@ -369,7 +372,8 @@ BOOST_AUTO_TEST_CASE(rule5_disable_silences_errors_too)
   abort_close(c.server); // RST
   BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
   expect_nothing(p);
-  BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in | events::hangup, level_oneshot)));
+  BOOST_TEST_REQUIRE(
+      !apply(p, enable(c.client.native(), &key, events::in | events::hangup, level_oneshot)));
   an::packet pk = expect_notification(p, &key);
   BOOST_TEST(an::has_any(pk.events, events::error));
 }
@@ -431,13 +435,15 @@ BOOST_AUTO_TEST_CASE(rule6_oneshot_with_many_dequeuers_one_packet)
       }
     });
   std::this_thread::sleep_for(milliseconds(30)); // let them block
-  BOOST_TEST(!apply(p, enable(c.client.native(), &key, events::in, level_oneshot))); // no REQUIRE: threads run
+  BOOST_TEST(!apply(
+      p, enable(c.client.native(), &key, events::in, level_oneshot))); // no REQUIRE: threads run
   send_bytes(c.server.get());
   std::this_thread::sleep_for(milliseconds(100));
   send_bytes(c.server.get()); // more data: still nothing until re-armed
   std::this_thread::sleep_for(milliseconds(50));
   const int before_rearm = notifications.load();
-  BOOST_TEST(!apply(p, enable(c.client.native(), &key, events::in, level_oneshot))); // no REQUIRE: threads run
+  BOOST_TEST(!apply(
+      p, enable(c.client.native(), &key, events::in, level_oneshot))); // no REQUIRE: threads run
   std::this_thread::sleep_for(milliseconds(100));
   for (std::size_t i = 0; i < threads.size(); ++i)
     p.post(&stop);
@@ -490,7 +496,7 @@ BOOST_AUTO_TEST_CASE(rule8_edge_one_packet_per_change)
   expect_no_new_edge(p, &key, events::in); // data unread, nothing new: no repeat
   BOOST_TEST(drain(c.client.get()) == 1u);
   expect_no_new_edge(p, &key, events::in); // (a repeat may have been queued before the drain)
-  send_bytes(c.server.get()); // drained, then new data: a new edge
+  send_bytes(c.server.get());              // drained, then new data: a new edge
   expect_notification(p, &key, events::in);
   expect_no_new_edge(p, &key, events::in);
   BOOST_TEST(drain(c.client.get()) == 1u);
@@ -499,7 +505,8 @@ BOOST_AUTO_TEST_CASE(rule8_edge_one_packet_per_change)
       p,
       [&](const an::packet& x) {
         const bool hangup = an::has_any(x.events, events::hangup);
-        BOOST_TEST((hangup || held_edge_may_repeat(p)), "a packet before the hangup, events " << static_cast<unsigned>(x.events));
+        BOOST_TEST((hangup || held_edge_may_repeat(p)),
+                   "a packet before the hangup, events " << static_cast<unsigned>(x.events));
         return hangup;
       },
       [] {});
@@ -575,7 +582,7 @@ BOOST_AUTO_TEST_CASE(rule9_error_on_reset_whatever_the_filter)
         expect_notification(p, &key, events::out); // writable at once: fire the one-shot
       else
         expect_nothing(p, milliseconds(50)); // a live, quiet connection
-      abort_close(c.server);                // RST
+      abort_close(c.server);                 // RST
       BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
       BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, filter, level_oneshot)));
       an::packet pk = expect_notification(p, &key);
@@ -595,7 +602,7 @@ BOOST_AUTO_TEST_CASE(rule9_error_with_empty_filter_repeats_while_pending)
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::none, level)));
   expect_nothing(p, milliseconds(50)); // a live, quiet connection
-  abort_close(c.server);                // RST: an error is pending until read
+  abort_close(c.server);               // RST: an error is pending until read
   BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
   for (int i = 0; i < 3; ++i)
     BOOST_TEST_CONTEXT("error packet #" << i) { expect_notification(p, &key, events::error); }
@@ -621,7 +628,8 @@ BOOST_AUTO_TEST_CASE(rule10_udp_never_reports_hangup)
     for (const an::packet& pk : collect_for(p, milliseconds(30)))
     {
       BOOST_TEST(pk.key == &key);
-      BOOST_TEST(within(pk.events, events::in), "UDP packet with events " << static_cast<unsigned>(pk.events));
+      BOOST_TEST(within(pk.events, events::in),
+                 "UDP packet with events " << static_cast<unsigned>(pk.events));
     }
   }
   // Asking for hangup alone: nothing at all.

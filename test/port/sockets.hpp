@@ -11,20 +11,20 @@
 #define BOOST_ASIO_NOTIFY_TEST_PORT_SOCKETS_HPP
 
 #if defined(_WIN32)
-#  ifndef WIN32_LEAN_AND_MEAN
-#    define WIN32_LEAN_AND_MEAN
-#  endif
-#  include <winsock2.h>
-#  include <ws2tcpip.h>
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <winsock2.h>
+#include <ws2tcpip.h>
 #else
-#  include <arpa/inet.h>
-#  include <cerrno>
-#  include <fcntl.h>
-#  include <netinet/in.h>
-#  include <netinet/tcp.h>
-#  include <poll.h>
-#  include <sys/socket.h>
-#  include <unistd.h>
+#include <arpa/inet.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #endif
 
 #include <boost/asio_notify/registration.hpp>
@@ -118,7 +118,8 @@ inline void set_nonblocking(socket_t s)
 inline void set_nodelay(socket_t s)
 {
   int on = 1;
-  if (::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&on), sizeof(on)) != 0)
+  if (::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&on), sizeof(on)) !=
+      0)
     fail("setsockopt(TCP_NODELAY)");
 }
 
@@ -276,7 +277,8 @@ inline void abort_close(unique_socket& s)
   linger l{};
   l.l_onoff = 1;
   l.l_linger = 0;
-  if (::setsockopt(s.get(), SOL_SOCKET, SO_LINGER, reinterpret_cast<const char*>(&l), sizeof(l)) != 0)
+  if (::setsockopt(s.get(), SOL_SOCKET, SO_LINGER, reinterpret_cast<const char*>(&l), sizeof(l)) !=
+      0)
     fail("setsockopt(SO_LINGER)");
   s.reset();
 }

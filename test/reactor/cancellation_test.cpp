@@ -16,9 +16,9 @@
 
 namespace {
 
-const asio::cancellation_type cancellation_types[] = {
-    asio::cancellation_type::terminal, asio::cancellation_type::partial,
-    asio::cancellation_type::total};
+const asio::cancellation_type cancellation_types[] = {asio::cancellation_type::terminal,
+                                                      asio::cancellation_type::partial,
+                                                      asio::cancellation_type::total};
 
 const char* name_of(asio::cancellation_type t)
 {
@@ -60,8 +60,8 @@ BOOST_AUTO_TEST_CASE(slot_cancels_each_socket_operation_for_each_type)
       constexpr int n = 7;
       asio::cancellation_signal signals[n];
       op_result results[n];
-      const char* names[n] = {"async_read_some",     "async_receive",      "async_wait(read)",
-                              "async_wait(error)",   "null_buffers read",  "async_receive_from",
+      const char* names[n] = {"async_read_some",   "async_receive",     "async_wait(read)",
+                              "async_wait(error)", "null_buffers read", "async_receive_from",
                               "async_accept"};
       auto h = [&](int i) {
         return asio::bind_cancellation_slot(signals[i].slot(), capture(results[i]));
@@ -158,8 +158,7 @@ BOOST_AUTO_TEST_CASE(emit_after_completion_has_no_effect)
   asio::cancellation_signal sig;
   char buf[4];
   op_result r;
-  p.server.async_read_some(asio::buffer(buf),
-                           asio::bind_cancellation_slot(sig.slot(), capture(r)));
+  p.server.async_read_some(asio::buffer(buf), asio::bind_cancellation_slot(sig.slot(), capture(r)));
   asio::write(p.client, asio::buffer("x", 1));
   BOOST_TEST(run_until_done(ioc, r));
   CHECK_OK(r.ec);
@@ -317,7 +316,9 @@ BOOST_AUTO_TEST_CASE(cancel_from_another_thread)
   BOOST_TEST(calls2 == rounds);
   BOOST_TEST(other_errors == 0);
   // The last bytes written may still be on their way through loopback.
-  const auto accounted = [&] { return read_total + p.server.available(); };
+  const auto accounted = [&] {
+    return read_total + p.server.available();
+  };
   BOOST_TEST(wait_until([&] { return accounted() == static_cast<std::size_t>(rounds); }));
   BOOST_TEST(accounted() == static_cast<std::size_t>(rounds));
 }
@@ -416,8 +417,7 @@ namespace {
 struct handler_owned_objects
 {
   explicit handler_owned_objects(asio::io_context& ioc)
-    : p(make_tcp_pair(ioc)), u(make_udp_pair(ioc)), acceptor(ioc, loopback_tcp()),
-      accepted(ioc)
+      : p(make_tcp_pair(ioc)), u(make_udp_pair(ioc)), acceptor(ioc, loopback_tcp()), accepted(ioc)
   {
   }
   tcp_pair p;
@@ -429,8 +429,7 @@ struct handler_owned_objects
   udp::endpoint from;
 };
 
-void start_pending_operations(const std::shared_ptr<handler_owned_objects>& o,
-                              lifetime_counters& c)
+void start_pending_operations(const std::shared_ptr<handler_owned_objects>& o, lifetime_counters& c)
 {
   o->p.server.async_read_some(asio::buffer(o->buf), tracked_handler(c, o));
   o->p.client.async_wait(tcp::socket::wait_error, tracked_handler(c, o));

@@ -75,8 +75,8 @@ class echo_client : public std::enable_shared_from_this<echo_client>
 {
 public:
   echo_client(asio::io_context& ioc, int id, once_tracker& once)
-    : socket_(ioc), message_("client-" + std::to_string(id) + std::string(40 + id % 50, '.')),
-      reply_(message_.size(), '\0'), once_(once)
+      : socket_(ioc), message_("client-" + std::to_string(id) + std::string(40 + id % 50, '.')),
+        reply_(message_.size(), '\0'), once_(once)
   {
   }
 

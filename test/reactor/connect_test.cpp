@@ -225,8 +225,7 @@ BOOST_AUTO_TEST_CASE(iterator_range)
   tcp::socket s3(ioc);
   BOOST_TEST((sockets::connect(s3, v.begin(), v.begin() + 1, ec) == v.begin() + 1));
   CHECK_EC(ec, asio::error::connection_refused);
-  CHECK_THROWS_EC(sockets::connect(s3, v.begin(), v.begin() + 1),
-                  asio::error::connection_refused);
+  CHECK_THROWS_EC(sockets::connect(s3, v.begin(), v.begin() + 1), asio::error::connection_refused);
   BOOST_TEST((sockets::connect(s3, v.end(), v.end(), ec) == v.end()));
   CHECK_EC(ec, asio::error::not_found);
   CHECK_THROWS_EC(sockets::connect(s3, v.end(), v.end()), asio::error::not_found);
@@ -249,12 +248,16 @@ BOOST_AUTO_TEST_CASE(legacy_lone_iterator)
   BOOST_TEST(sockets::connect(s2, results.begin())->endpoint() == p.good());
 
   // With a condition that rejects everything: nothing tried.
-  const auto reject = [](const error_code&, const tcp::endpoint&) { return false; };
+  const auto reject = [](const error_code&, const tcp::endpoint&) {
+    return false;
+  };
   tcp::socket s3(ioc);
   BOOST_TEST((sockets::connect(s3, results.begin(), reject, ec) == resolver_iterator()));
   CHECK_EC(ec, asio::error::not_found);
   CHECK_THROWS_EC(sockets::connect(s3, results.begin(), reject), asio::error::not_found);
-  const auto accept = [](const error_code&, const tcp::endpoint&) { return true; };
+  const auto accept = [](const error_code&, const tcp::endpoint&) {
+    return true;
+  };
   tcp::socket s4(ioc);
   BOOST_TEST(sockets::connect(s4, results.begin(), accept)->endpoint() == p.good());
 
@@ -305,7 +308,9 @@ BOOST_AUTO_TEST_CASE(condition_rejecting_reports)
   error_code ec;
 
   // Nothing accepted: not_found.
-  const auto reject = [](const error_code&, const tcp::endpoint&) { return false; };
+  const auto reject = [](const error_code&, const tcp::endpoint&) {
+    return false;
+  };
   BOOST_TEST(sockets::connect(s, v, reject, ec) == tcp::endpoint());
   CHECK_EC(ec, asio::error::not_found);
   CHECK_THROWS_EC(sockets::connect(s, v, reject), asio::error::not_found);
@@ -380,7 +385,9 @@ BOOST_AUTO_TEST_CASE(async_errors)
 {
   const endpoints bad{p.refusing(), p.refusing()};
   const endpoints none;
-  const auto reject = [](const error_code&, const tcp::endpoint&) { return false; };
+  const auto reject = [](const error_code&, const tcp::endpoint&) {
+    return false;
+  };
 
   tcp::socket s1(ioc), s2(ioc), s3(ioc), s4(ioc), s5(ioc);
   connect_result<tcp::endpoint> r1, r3, r5;
@@ -432,7 +439,9 @@ BOOST_AUTO_TEST_CASE(async_use_future)
 {
   const endpoints v{p.refusing(), p.good()};
   const endpoints bad{p.refusing()};
-  const auto skip_good = [good = p.good()](const error_code&, const tcp::endpoint& e) { return e != good; };
+  const auto skip_good = [good = p.good()](const error_code&, const tcp::endpoint& e) {
+    return e != good;
+  };
 
   tcp::socket s1(ioc), s2(ioc), s3(ioc), s4(ioc), s5(ioc);
   auto f1 = sockets::async_connect(s1, v, asio::use_future);
@@ -450,7 +459,9 @@ BOOST_AUTO_TEST_CASE(async_use_future)
 BOOST_AUTO_TEST_CASE(async_deferred)
 {
   const endpoints v{p.refusing(), p.good()};
-  const auto accept = [](const error_code&, const tcp::endpoint&) { return true; };
+  const auto accept = [](const error_code&, const tcp::endpoint&) {
+    return true;
+  };
 
   tcp::socket s1(ioc), s2(ioc), s3(ioc), s4(ioc);
   auto d1 = sockets::async_connect(s1, v, asio::deferred);

@@ -181,15 +181,15 @@ BOOST_AUTO_TEST_CASE(awaitable_operators_cancel_the_loser)
   run_coroutine(ioc, [&]() -> awaitable<void> {
     asio::steady_timer timer(co_await asio::this_coro::executor, 20ms);
     char buf[4];
-    auto result = co_await (p.server.async_read_some(asio::buffer(buf), use_awaitable) ||
-                            timer.async_wait(use_awaitable));
+    auto result = co_await(p.server.async_read_some(asio::buffer(buf), use_awaitable) ||
+                           timer.async_wait(use_awaitable));
     BOOST_TEST(result.index() == 1u); // the timer won, the read was cancelled
 
     // The socket is still usable: now the read wins.
     asio::write(p.client, asio::buffer("w", 1));
     timer.expires_after(5s);
-    auto result2 = co_await (p.server.async_read_some(asio::buffer(buf), use_awaitable) ||
-                             timer.async_wait(use_awaitable));
+    auto result2 = co_await(p.server.async_read_some(asio::buffer(buf), use_awaitable) ||
+                            timer.async_wait(use_awaitable));
     BOOST_TEST(result2.index() == 0u);
     if (result2.index() == 0)
       BOOST_TEST(std::get<0>(result2) == 1u);

@@ -52,10 +52,14 @@ BOOST_AUTO_TEST_SUITE(generic_socket)
 
 BOOST_AUTO_TEST_CASE(types)
 {
-  static_assert(std::is_same_v<stream_socket, sockets::basic_stream_socket<generic::stream_protocol>>);
-  static_assert(std::is_same_v<datagram_socket, sockets::basic_datagram_socket<generic::datagram_protocol>>);
-  static_assert(std::is_same_v<stream_socket::endpoint_type, asio::generic::stream_protocol::endpoint>);
-  static_assert(std::is_same_v<datagram_socket::endpoint_type, asio::generic::datagram_protocol::endpoint>);
+  static_assert(
+      std::is_same_v<stream_socket, sockets::basic_stream_socket<generic::stream_protocol>>);
+  static_assert(
+      std::is_same_v<datagram_socket, sockets::basic_datagram_socket<generic::datagram_protocol>>);
+  static_assert(
+      std::is_same_v<stream_socket::endpoint_type, asio::generic::stream_protocol::endpoint>);
+  static_assert(
+      std::is_same_v<datagram_socket::endpoint_type, asio::generic::datagram_protocol::endpoint>);
   static_assert(std::is_same_v<generic_acceptor::protocol_type, generic::stream_protocol>);
   const generic::stream_protocol stream(AF_INET, IPPROTO_TCP);
   BOOST_TEST(stream.family() == AF_INET);

@@ -41,19 +41,19 @@ using boost::system::system_error;
 inline constexpr std::chrono::milliseconds test_timeout = 5s;
 
 /// Checks that `actual` is the error `expected`, printing both on failure.
-#define CHECK_EC(actual, expected)                                                          \
-  BOOST_TEST((actual) == error_code(expected),                                              \
-             "got \"" << (actual).message() << "\" [" << (actual) << "], expected \""       \
-                      << error_code(expected).message() << "\"")
+#define CHECK_EC(actual, expected)                                                                 \
+  BOOST_TEST((actual) == error_code(expected), "got \"" << (actual).message() << "\" ["            \
+                                                        << (actual) << "], expected \""            \
+                                                        << error_code(expected).message() << "\"")
 
 /// Checks that `ec` is no error.
 #define CHECK_OK(ec) BOOST_TEST(!(ec), "unexpected error \"" << (ec).message() << "\"")
 
 /// Checks that `expr` throws system_error carrying `expected`.
-#define CHECK_THROWS_EC(expr, expected)                                                     \
-  BOOST_CHECK_EXCEPTION((void)(expr), system_error, [](const system_error& thrown_) {       \
-    BOOST_TEST_MESSAGE("threw " << thrown_.what());                                         \
-    return thrown_.code() == error_code(expected);                                          \
+#define CHECK_THROWS_EC(expr, expected)                                                            \
+  BOOST_CHECK_EXCEPTION((void)(expr), system_error, [](const system_error& thrown_) {              \
+    BOOST_TEST_MESSAGE("threw " << thrown_.what());                                                \
+    return thrown_.code() == error_code(expected);                                                 \
   })
 
 /// Runs `ioc` until `done()` holds or `timeout` passes; returns `done()`. Restarts a stopped
@@ -119,8 +119,8 @@ public:
   auto wrap(F f)
   {
     ++created_;
-    return [this, f = std::move(f), called = std::make_shared<std::atomic<bool>>(false)](
-               auto&&... args) mutable {
+    return [this, f = std::move(f),
+            called = std::make_shared<std::atomic<bool>>(false)](auto&&... args) mutable {
       if (called->exchange(true))
         ++duplicates_;
       else
@@ -328,8 +328,7 @@ private:
 class background_threads
 {
 public:
-  background_threads(asio::io_context& ioc, int n)
-    : ioc_(ioc), work_(asio::make_work_guard(ioc))
+  background_threads(asio::io_context& ioc, int n) : ioc_(ioc), work_(asio::make_work_guard(ioc))
   {
     for (int i = 0; i < n; ++i)
       threads_.emplace_back([this] { ioc_.run(); });
@@ -480,7 +479,7 @@ class tracked_handler
 {
 public:
   explicit tracked_handler(lifetime_counters& c, std::shared_ptr<void> keep = {})
-    : counters_(&c), keep_(std::move(keep))
+      : counters_(&c), keep_(std::move(keep))
   {
     ++counters_->live;
   }
@@ -488,8 +487,7 @@ public:
   {
     ++counters_->live;
   }
-  tracked_handler(tracked_handler&& o) noexcept
-    : counters_(o.counters_), keep_(std::move(o.keep_))
+  tracked_handler(tracked_handler&& o) noexcept : counters_(o.counters_), keep_(std::move(o.keep_))
   {
     ++counters_->live;
   }

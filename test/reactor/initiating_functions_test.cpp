@@ -58,8 +58,9 @@ public:
   static recorded<Signature> initiate(Initiation&& initiation, recording_token, Args&&... args)
   {
     recorded<Signature> result{std::make_shared<bool>(false)};
-    std::forward<Initiation>(initiation)([completed = result.completed](auto&&...) { *completed = true; },
-                                         std::forward<Args>(args)...);
+    std::forward<Initiation>(initiation)(
+        [completed = result.completed](auto&&...) { *completed = true; },
+        std::forward<Args>(args)...);
     return result;
   }
 };
@@ -89,42 +90,60 @@ using io_context_socket = tcp::socket::rebind_executor<asio::io_context::executo
 using io_signature = void(error_code, std::size_t);
 
 // Each initiating function, called in an unevaluated context with a token of type `Token`.
-#define INITIATING_FUNCTIONS(X)                                                                   \
-  X(socket_async_wait, tcp::socket, async_wait(tcp::socket::wait_read, TOKEN), wait_signature)   \
-  X(socket_async_connect, tcp::socket, async_connect(tcp::endpoint(), TOKEN), wait_signature)    \
-  X(stream_async_send, tcp::socket, async_send(asio::const_buffer(), TOKEN), io_signature)       \
-  X(stream_async_send_flags, tcp::socket, async_send(asio::const_buffer(), 0, TOKEN), io_signature) \
-  X(stream_async_write_some, tcp::socket, async_write_some(asio::const_buffer(), TOKEN), io_signature) \
+#define INITIATING_FUNCTIONS(X)                                                                    \
+  X(socket_async_wait, tcp::socket, async_wait(tcp::socket::wait_read, TOKEN), wait_signature)     \
+  X(socket_async_connect, tcp::socket, async_connect(tcp::endpoint(), TOKEN), wait_signature)      \
+  X(stream_async_send, tcp::socket, async_send(asio::const_buffer(), TOKEN), io_signature)         \
+  X(stream_async_send_flags, tcp::socket, async_send(asio::const_buffer(), 0, TOKEN),              \
+    io_signature)                                                                                  \
+  X(stream_async_write_some, tcp::socket, async_write_some(asio::const_buffer(), TOKEN),           \
+    io_signature)                                                                                  \
   X(stream_async_receive, tcp::socket, async_receive(asio::mutable_buffer(), TOKEN), io_signature) \
-  X(stream_async_receive_flags, tcp::socket, async_receive(asio::mutable_buffer(), 0, TOKEN), io_signature) \
-  X(stream_async_read_some, tcp::socket, async_read_some(asio::mutable_buffer(), TOKEN), io_signature) \
-  X(datagram_async_send, udp::socket, async_send(asio::const_buffer(), TOKEN), io_signature)     \
-  X(datagram_async_send_to, udp::socket, async_send_to(asio::const_buffer(), udp::endpoint(), TOKEN), io_signature) \
-  X(datagram_async_receive, udp::socket, async_receive(asio::mutable_buffer(), TOKEN), io_signature) \
-  X(datagram_async_receive_from, udp::socket, async_receive_from(asio::mutable_buffer(), std::declval<udp::endpoint&>(), TOKEN), io_signature) \
-  X(acceptor_async_wait, tcp::acceptor, async_wait(tcp::acceptor::wait_read, TOKEN), wait_signature) \
-  X(acceptor_async_accept_into, tcp::acceptor, async_accept(std::declval<tcp::socket&>(), TOKEN), wait_signature) \
-  X(acceptor_async_accept_into_endpoint, tcp::acceptor, async_accept(std::declval<tcp::socket&>(), std::declval<tcp::endpoint&>(), TOKEN), wait_signature) \
-  X(acceptor_async_accept_new, tcp::acceptor, async_accept(TOKEN), void(error_code, tcp::socket)) \
-  X(acceptor_async_accept_new_endpoint, tcp::acceptor, async_accept(std::declval<tcp::endpoint&>(), TOKEN), void(error_code, tcp::socket)) \
-  X(acceptor_async_accept_on_executor, tcp::acceptor, async_accept(std::declval<asio::io_context::executor_type>(), TOKEN), void(error_code, io_context_socket)) \
-  X(acceptor_async_accept_on_context, tcp::acceptor, async_accept(std::declval<asio::io_context&>(), TOKEN), void(error_code, io_context_socket))
+  X(stream_async_receive_flags, tcp::socket, async_receive(asio::mutable_buffer(), 0, TOKEN),      \
+    io_signature)                                                                                  \
+  X(stream_async_read_some, tcp::socket, async_read_some(asio::mutable_buffer(), TOKEN),           \
+    io_signature)                                                                                  \
+  X(datagram_async_send, udp::socket, async_send(asio::const_buffer(), TOKEN), io_signature)       \
+  X(datagram_async_send_to, udp::socket,                                                           \
+    async_send_to(asio::const_buffer(), udp::endpoint(), TOKEN), io_signature)                     \
+  X(datagram_async_receive, udp::socket, async_receive(asio::mutable_buffer(), TOKEN),             \
+    io_signature)                                                                                  \
+  X(datagram_async_receive_from, udp::socket,                                                      \
+    async_receive_from(asio::mutable_buffer(), std::declval<udp::endpoint&>(), TOKEN),             \
+    io_signature)                                                                                  \
+  X(acceptor_async_wait, tcp::acceptor, async_wait(tcp::acceptor::wait_read, TOKEN),               \
+    wait_signature)                                                                                \
+  X(acceptor_async_accept_into, tcp::acceptor, async_accept(std::declval<tcp::socket&>(), TOKEN),  \
+    wait_signature)                                                                                \
+  X(acceptor_async_accept_into_endpoint, tcp::acceptor,                                            \
+    async_accept(std::declval<tcp::socket&>(), std::declval<tcp::endpoint&>(), TOKEN),             \
+    wait_signature)                                                                                \
+  X(acceptor_async_accept_new, tcp::acceptor, async_accept(TOKEN), void(error_code, tcp::socket))  \
+  X(acceptor_async_accept_new_endpoint, tcp::acceptor,                                             \
+    async_accept(std::declval<tcp::endpoint&>(), TOKEN), void(error_code, tcp::socket))            \
+  X(acceptor_async_accept_on_executor, tcp::acceptor,                                              \
+    async_accept(std::declval<asio::io_context::executor_type>(), TOKEN),                          \
+    void(error_code, io_context_socket))                                                           \
+  X(acceptor_async_accept_on_context, tcp::acceptor,                                               \
+    async_accept(std::declval<asio::io_context&>(), TOKEN), void(error_code, io_context_socket))
 
 // With the completion signature declared: the return type is the token's async_result type,
 // found from the declaration alone. Stock Asio declares it from 1.84 (before, its initiating
 // functions deduce the type from their bodies in C++14 and later).
 #if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND) || BOOST_ASIO_VERSION >= 102900
 #define TOKEN declared_only_token()
-#define DECLARES_ITS_RESULT(name, Object, call, Signature)                                       \
-  static_assert(declares<Signature, decltype(std::declval<Object&>().call)>, #name " declares its result");
+#define DECLARES_ITS_RESULT(name, Object, call, Signature)                                         \
+  static_assert(declares<Signature, decltype(std::declval<Object&>().call)>,                       \
+                #name " declares its result");
 INITIATING_FUNCTIONS(DECLARES_ITS_RESULT)
 #undef DECLARES_ITS_RESULT
 #undef TOKEN
-static_assert(declares<void(error_code, tcp::endpoint),
-                       decltype(sockets::async_connect(std::declval<tcp::socket&>(),
-                                                       std::declval<const std::vector<tcp::endpoint>&>(),
-                                                       declared_only_token()))>,
-              "the free async_connect declares its result");
+static_assert(
+    declares<void(error_code, tcp::endpoint),
+             decltype(sockets::async_connect(std::declval<tcp::socket&>(),
+                                             std::declval<const std::vector<tcp::endpoint>&>(),
+                                             declared_only_token()))>,
+    "the free async_connect declares its result");
 #endif
 
 // With concepts: a handler of the right signature is accepted, one of the wrong signature
@@ -132,8 +151,11 @@ static_assert(declares<void(error_code, tcp::endpoint),
 #if defined(BOOST_ASIO_HAS_CONCEPTS)
 #define TOKEN std::forward<Token>(token)
 #define ACCEPTS(name, Object, call, Signature)                                                     \
-  template <class Token>                                                                          \
-  concept name##_accepts = requires(Object& object, Token&& token) { object.call; };               \
+  template <class Token>                                                                           \
+  concept name##_accepts = requires(Object& object, Token&& token)                                 \
+  {                                                                                                \
+    object.call;                                                                                   \
+  };                                                                                               \
   static_assert(name##_accepts<std::add_pointer_t<Signature>>, #name " accepts its handler");      \
   static_assert(!name##_accepts<wrong_handler>, #name " rejects a handler of another signature");
 INITIATING_FUNCTIONS(ACCEPTS)
@@ -141,10 +163,12 @@ INITIATING_FUNCTIONS(ACCEPTS)
 #undef TOKEN
 
 template <class Token>
-concept free_async_connect_accepts =
-    requires(tcp::socket& s, const std::vector<tcp::endpoint>& endpoints, Token&& token) {
-      sockets::async_connect(s, endpoints, std::forward<Token>(token));
-    };
+concept free_async_connect_accepts = requires(tcp::socket& s,
+                                              const std::vector<tcp::endpoint>& endpoints,
+                                              Token&& token)
+{
+  sockets::async_connect(s, endpoints, std::forward<Token>(token));
+};
 static_assert(free_async_connect_accepts<void (*)(error_code, tcp::endpoint)>);
 static_assert(!free_async_connect_accepts<wrong_handler>);
 #endif

@@ -102,10 +102,11 @@ boost::test_tools::assertion_result system_has(const char* what)
   typename Protocol::socket s(ioc);
   error_code ec;
   s.open(Protocol(), ec);
-  const bool lacking = ec == asio::error::address_family_not_supported
+  const bool lacking =
+      ec == asio::error::address_family_not_supported
 #if defined(_WIN32)
-                       // Windows has AF_UNIX stream sockets only (from Windows 10 1803).
-                       || (Protocol().type() == SOCK_DGRAM && ec == asio::error::socket_type_not_supported)
+      // Windows has AF_UNIX stream sockets only (from Windows 10 1803).
+      || (Protocol().type() == SOCK_DGRAM && ec == asio::error::socket_type_not_supported)
 #endif
       ;
   boost::test_tools::assertion_result result(!lacking);
@@ -129,7 +130,7 @@ boost::test_tools::assertion_result has_datagram(boost::unit_test::test_unit_id)
 struct stream_pair
 {
   explicit stream_pair(asio::io_context& ioc)
-    : acceptor(ioc, path.endpoint()), client(ioc), server(ioc)
+      : acceptor(ioc, path.endpoint()), client(ioc), server(ioc)
   {
     client.connect(path.endpoint());
     acceptor.accept(server);
@@ -205,7 +206,8 @@ BOOST_AUTO_TEST_CASE(open_reports_a_missing_family)
 
 // ---- acceptor, connect, read and write --------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE(acceptor_binds_and_listens_on_a_path, *boost::unit_test::precondition(has_stream))
+BOOST_AUTO_TEST_CASE(acceptor_binds_and_listens_on_a_path,
+                     *boost::unit_test::precondition(has_stream))
 {
   asio::io_context ioc;
   socket_path path;
@@ -273,7 +275,7 @@ BOOST_AUTO_TEST_CASE(async_accept_connect_read_write, *boost::unit_test::precond
   BOOST_TEST(run_until_done(ioc, accepted, connected));
   CHECK_OK(accepted.ec);
   CHECK_OK(connected.ec);
-  BOOST_TEST(client.is_open()); // async_connect opened it with the endpoint's protocol
+  BOOST_TEST(client.is_open());  // async_connect opened it with the endpoint's protocol
   BOOST_TEST(peer.path() == ""); // the client is not bound: an unnamed peer
 
   const std::string hello = "hello over a UNIX domain socket";
@@ -636,7 +638,8 @@ BOOST_AUTO_TEST_CASE(cancel_pending_read, *boost::unit_test::precondition(has_st
   // Per-operation cancellation through the handler's slot.
   asio::cancellation_signal signal;
   op_result slot;
-  p.server.async_read_some(asio::buffer(buf), asio::bind_cancellation_slot(signal.slot(), capture(slot)));
+  p.server.async_read_some(asio::buffer(buf),
+                           asio::bind_cancellation_slot(signal.slot(), capture(slot)));
   drain(ioc);
   BOOST_TEST(!slot.done());
   signal.emit(asio::cancellation_type::terminal);
@@ -666,7 +669,8 @@ BOOST_AUTO_TEST_CASE(cancel_pending_read, *boost::unit_test::precondition(has_st
 
 // ---- bad paths ---------------------------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE(connect_to_a_path_without_a_listener, *boost::unit_test::precondition(has_stream))
+BOOST_AUTO_TEST_CASE(connect_to_a_path_without_a_listener,
+                     *boost::unit_test::precondition(has_stream))
 {
   asio::io_context ioc;
   socket_path missing; // nothing there

@@ -305,9 +305,8 @@ BOOST_DATA_TEST_CASE(sync_accept_reports_the_abort_when_enabled, aborted_errors,
 
   // The throwing forms throw it.
   l.queue_aborted_then_next(error);
-  BOOST_CHECK_EXCEPTION(l.acceptor.accept(), system_error, [error](const system_error& e) {
-    return e.code() == errno_error(error);
-  });
+  BOOST_CHECK_EXCEPTION(l.acceptor.accept(), system_error,
+                        [error](const system_error& e) { return e.code() == errno_error(error); });
 }
 
 // Asynchronous accepts: the aborted connection arrives while the operation waits, and the

@@ -46,36 +46,38 @@ constexpr bool sync_op_void = std::is_same_v<Result, BOOST_ASIO_SYNC_OP_VOID>;
 
 static_assert(sync_op_void<
               decltype(std::declval<tcp::socket&>().open(tcp::v4(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().assign(tcp::v4(), native_socket(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().close(std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().cancel(std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().bind(tcp::endpoint(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().connect(tcp::endpoint(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().set_option(std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().get_option(std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().io_control(std::declval<asio::socket_base::bytes_readable&>(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().non_blocking(true, std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().native_non_blocking(true, std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().shutdown(tcp::socket::shutdown_both, std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::socket&>().wait(tcp::socket::wait_read, std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::acceptor&>().listen(1, std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::acceptor&>().accept(std::declval<tcp::socket&>(), std::declval<error_code&>()))>);
-static_assert(sync_op_void<
-              decltype(std::declval<tcp::acceptor&>().accept(std::declval<tcp::socket&>(), std::declval<tcp::endpoint&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().assign(
+                  tcp::v4(), native_socket(), std::declval<error_code&>()))>);
+static_assert(
+    sync_op_void<decltype(std::declval<tcp::socket&>().close(std::declval<error_code&>()))>);
+static_assert(
+    sync_op_void<decltype(std::declval<tcp::socket&>().cancel(std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().bind(
+                  tcp::endpoint(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().connect(
+                  tcp::endpoint(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().set_option(
+                  std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().get_option(
+                  std::declval<asio::socket_base::keep_alive&>(), std::declval<error_code&>()))>);
+static_assert(
+    sync_op_void<decltype(std::declval<tcp::socket&>().io_control(
+        std::declval<asio::socket_base::bytes_readable&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().non_blocking(
+                  true, std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().native_non_blocking(
+                  true, std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().shutdown(
+                  tcp::socket::shutdown_both, std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::socket&>().wait(
+                  tcp::socket::wait_read, std::declval<error_code&>()))>);
+static_assert(
+    sync_op_void<decltype(std::declval<tcp::acceptor&>().listen(1, std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::acceptor&>().accept(
+                  std::declval<tcp::socket&>(), std::declval<error_code&>()))>);
+static_assert(sync_op_void<decltype(std::declval<tcp::acceptor&>().accept(
+                  std::declval<tcp::socket&>(), std::declval<tcp::endpoint&>(),
+                  std::declval<error_code&>()))>);
 
 } // namespace
 
@@ -1296,7 +1298,9 @@ BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
       +[](tcp::socket& s, error_code& ec) { return s.read_some(test_null_buffers(), ec); },
       +[](tcp::socket& s, error_code& ec) { return s.receive(test_null_buffers(), 0, ec); },
       +[](tcp::socket& s, error_code&) { return s.read_some(test_null_buffers()); },
-      +[](tcp::socket& s, error_code&) { return s.receive(test_null_buffers()); }};
+      +[](tcp::socket& s, error_code&) {
+        return s.receive(test_null_buffers());
+      }};
   for (auto read : read_forms)
   {
     late_write data([&] { asio::write(p.client, asio::buffer("r", 1)); });
@@ -1312,7 +1316,9 @@ BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
   const auto write_forms = {
       +[](tcp::socket& s, error_code& ec) { return s.write_some(test_null_buffers(), ec); },
       +[](tcp::socket& s, error_code& ec) { return s.send(test_null_buffers(), 0, ec); },
-      +[](tcp::socket& s, error_code&) { return s.send(test_null_buffers()); }};
+      +[](tcp::socket& s, error_code&) {
+        return s.send(test_null_buffers());
+      }};
   for (auto write : write_forms)
   {
     const std::size_t queued = fill_send_buffer(p);
@@ -1349,11 +1355,17 @@ BOOST_AUTO_TEST_CASE(sync_waits_in_non_blocking_mode_only_look)
   CHECK_EC(ec, asio::error::would_block);
   CHECK_THROWS_EC(p.server.read_some(test_null_buffers()), asio::error::would_block);
   // (A wait that blocks after all is released, by data or by urgent data, and fails.)
-  const auto data = [&] { asio::write(p.client, asio::buffer("u", 1)); };
-  const auto urgent = [&] { p.client.send(asio::buffer("!", 1), tcp::socket::message_out_of_band); };
-  BOOST_TEST(returns_within(test_timeout, [&] { p.server.wait(tcp::socket::wait_read, ec); }, data));
+  const auto data = [&] {
+    asio::write(p.client, asio::buffer("u", 1));
+  };
+  const auto urgent = [&] {
+    p.client.send(asio::buffer("!", 1), tcp::socket::message_out_of_band);
+  };
+  BOOST_TEST(returns_within(
+      test_timeout, [&] { p.server.wait(tcp::socket::wait_read, ec); }, data));
   CHECK_EC(ec, asio::error::would_block);
-  BOOST_TEST(returns_within(test_timeout, [&] { p.server.wait(tcp::socket::wait_error, ec); }, urgent));
+  BOOST_TEST(returns_within(
+      test_timeout, [&] { p.server.wait(tcp::socket::wait_error, ec); }, urgent));
   CHECK_EC(ec, asio::error::would_block);
 
   asio::write(p.client, asio::buffer("x", 1));
@@ -1430,7 +1442,9 @@ BOOST_AUTO_TEST_CASE(non_blocking_false_restores_blocking_mode)
   auto p = make_tcp_pair(ioc);
   tcp::socket& s = p.server;
   [[maybe_unused]] const native_socket fd = s.native_handle();
-  const auto async_read_one = [&] { async_read_one_byte(ioc, p); };
+  const auto async_read_one = [&] {
+    async_read_one_byte(ioc, p);
+  };
 
   s.non_blocking(true);
   CHECK_NATIVE_NON_BLOCKING(fd, true);
@@ -1492,8 +1506,11 @@ BOOST_AUTO_TEST_CASE(io_control_fionbio_sets_the_non_blocking_mode)
   BOOST_TEST(fd_is_nonblocking(s.native_handle()));
   char buf[4];
   error_code ec;
-  const auto data = [&] { asio::write(p.client, asio::buffer("u", 1)); }; // should it block
-  BOOST_TEST(returns_within(test_timeout, [&] { s.read_some(asio::buffer(buf), ec); }, data));
+  const auto data = [&] {
+    asio::write(p.client, asio::buffer("u", 1));
+  }; // should it block
+  BOOST_TEST(returns_within(
+      test_timeout, [&] { s.read_some(asio::buffer(buf), ec); }, data));
   CHECK_EC(ec, asio::error::would_block);
 
   async_read_one_byte(ioc, p); // works in that mode

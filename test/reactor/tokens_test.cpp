@@ -86,18 +86,17 @@ public:
 private:
   void receive()
   {
-    socket_.async_receive_from(asio::buffer(buf_), from_,
-                               [self = shared_from_this()](error_code ec, std::size_t n) {
-                                 if (ec)
-                                   return;
-                                 self->socket_.async_send_to(
-                                     asio::buffer(self->buf_, n), self->from_,
-                                     [self](error_code ec2, std::size_t) {
-                                       if (!ec2)
-                                         ++self->echoed;
-                                       self->receive();
-                                     });
-                               });
+    socket_.async_receive_from(
+        asio::buffer(buf_), from_, [self = shared_from_this()](error_code ec, std::size_t n) {
+          if (ec)
+            return;
+          self->socket_.async_send_to(asio::buffer(self->buf_, n), self->from_,
+                                      [self](error_code ec2, std::size_t) {
+                                        if (!ec2)
+                                          ++self->echoed;
+                                        self->receive();
+                                      });
+        });
   }
 
   udp::socket socket_;
@@ -213,12 +212,12 @@ BOOST_AUTO_TEST_CASE(tcp_echo_deferred)
 
   // The server side: a read chained to a write of what was read.
   char buf[64];
-  auto echo_op = p.server.async_read_some(asio::buffer(buf), asio::deferred)
-                 | asio::deferred([&](error_code ec, std::size_t n) {
-                     BOOST_TEST(!ec);
-                     return asio::async_write(p.server, asio::buffer(buf, ec ? 0 : n),
-                                              asio::deferred);
-                   });
+  auto echo_op =
+      p.server.async_read_some(asio::buffer(buf), asio::deferred) |
+      asio::deferred([&](error_code ec, std::size_t n) {
+        BOOST_TEST(!ec);
+        return asio::async_write(p.server, asio::buffer(buf, ec ? 0 : n), asio::deferred);
+      });
 
   once_tracker once;
   op_result wrote, echoed, got;
@@ -471,7 +470,11 @@ BOOST_AUTO_TEST_CASE(pending_operation_keeps_handler_executor_busy)
   BOOST_TEST(!r.done());
   asio::write(p.client, asio::buffer("w", 1));
   // The operation completes through ioc, the handler runs on other.
-  BOOST_TEST(run_until(ioc, [&] { ioc.poll(); other.poll(); return r.done(); }));
+  BOOST_TEST(run_until(ioc, [&] {
+    ioc.poll();
+    other.poll();
+    return r.done();
+  }));
   CHECK_OK(r.ec);
   BOOST_TEST(on_other);
 }
@@ -499,8 +502,8 @@ struct immediate_cases
   int completed = 0;
 
   explicit immediate_cases(asio::io_context& c)
-    : ioc(c), p(make_tcp_pair(c)), u(make_udp_pair(c)), acceptor(c, loopback_tcp()),
-      accepted(c), connecting(c), closed(c), pending_client(c)
+      : ioc(c), p(make_tcp_pair(c)), u(make_udp_pair(c)), acceptor(c, loopback_tcp()), accepted(c),
+        connecting(c), closed(c), pending_client(c)
   {
     // Make data and a connection ready before the operations start.
     asio::write(p.client, asio::buffer("readyready", 10));
@@ -669,8 +672,9 @@ BOOST_AUTO_TEST_CASE(associated_allocator_stores_immediate_completions_once)
   immediate_cases cases(ioc);
   allocation_counters counters;
   op_result result;
-  cases.p.server.async_read_some(asio::buffer(cases.buf, 2),
-                                 asio::bind_allocator(counting_allocator<void>(counters), capture(result)));
+  cases.p.server.async_read_some(
+      asio::buffer(cases.buf, 2),
+      asio::bind_allocator(counting_allocator<void>(counters), capture(result)));
   BOOST_TEST(run_until(ioc, [&] { return result.done(); }));
   CHECK_OK(result.ec);
   // Asio 1.82+ queues its immediate completions through the immediate executor with the
@@ -700,10 +704,14 @@ BOOST_AUTO_TEST_CASE(immediate_executor_runs_immediate_completions)
     BOOST_TEST(run_until(ioc, [&] { return ran; }));
     return inside;
   };
-  BOOST_TEST(ran_inside([&](auto h) { cases.p.client.async_write_some(asio::buffer("w", 1), std::move(h)); }));
-  BOOST_TEST(ran_inside([&](auto h) { cases.p.server.async_read_some(asio::buffer(cases.buf, 2), std::move(h)); }));
-  BOOST_TEST(ran_inside([&](auto h) { cases.u.b.async_receive(asio::buffer(cases.ubuf), std::move(h)); }));
-  BOOST_TEST(ran_inside([&](auto h) { cases.closed.async_read_some(asio::buffer(cases.buf), std::move(h)); }));
+  BOOST_TEST(ran_inside(
+      [&](auto h) { cases.p.client.async_write_some(asio::buffer("w", 1), std::move(h)); }));
+  BOOST_TEST(ran_inside(
+      [&](auto h) { cases.p.server.async_read_some(asio::buffer(cases.buf, 2), std::move(h)); }));
+  BOOST_TEST(
+      ran_inside([&](auto h) { cases.u.b.async_receive(asio::buffer(cases.ubuf), std::move(h)); }));
+  BOOST_TEST(ran_inside(
+      [&](auto h) { cases.closed.async_read_some(asio::buffer(cases.buf), std::move(h)); }));
   auto fresh = make_tcp_pair(ioc);
   BOOST_TEST(!ran_inside([&](auto h) {
     fresh.server.async_read_some(asio::buffer(cases.buf, 2), std::move(h));

@@ -263,7 +263,8 @@ BOOST_AUTO_TEST_CASE(connection_refused_on_connected_socket)
   if (wine_afd())
   {
     // Wine's gap (helpers.hpp): the error never comes; the receive waits until closed.
-    BOOST_TEST(!run_until(ioc, [&] { return r.done(); }, 500ms));
+    BOOST_TEST(!run_until(
+        ioc, [&] { return r.done(); }, 500ms));
     s.close();
     BOOST_TEST(run_until_done(ioc, r));
     CHECK_EC(r.ec, asio::error::operation_aborted);
@@ -396,7 +397,7 @@ BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
   BOOST_TEST(p.a.send_to(test_null_buffers(), p.b.local_endpoint()) == 0u);
   BOOST_TEST(p.a.send_to(test_null_buffers(), p.b.local_endpoint(), 0, ec) == 0u);
   CHECK_OK(ec);
-  p.a.send(asio::buffer("!", 1)); // after anything the null sends might have sent
+  p.a.send(asio::buffer("!", 1));                   // after anything the null sends might have sent
   BOOST_TEST(p.b.receive(asio::buffer(buf)) == 1u); // the first datagram that arrived
   BOOST_TEST(buf[0] == '!');
 
@@ -406,13 +407,19 @@ BOOST_AUTO_TEST_CASE(sync_null_buffers_wait_and_transfer_nothing)
     receive_form receive;
     bool resets_sender;
   } const receive_forms[] = {
-      {[](udp::socket& s, udp::endpoint&, error_code& e) { return s.receive(test_null_buffers(), 0, e); }, false},
-      {[](udp::socket& s, udp::endpoint&, error_code&) { return s.receive(test_null_buffers()); }, false},
+      {[](udp::socket& s, udp::endpoint&, error_code& e) {
+         return s.receive(test_null_buffers(), 0, e);
+       },
+       false},
+      {[](udp::socket& s, udp::endpoint&, error_code&) { return s.receive(test_null_buffers()); },
+       false},
       {[](udp::socket& s, udp::endpoint& from, error_code& e) {
          return s.receive_from(test_null_buffers(), from, 0, e);
        },
        true},
-      {[](udp::socket& s, udp::endpoint& from, error_code&) { return s.receive_from(test_null_buffers(), from); },
+      {[](udp::socket& s, udp::endpoint& from, error_code&) {
+         return s.receive_from(test_null_buffers(), from);
+       },
        true}};
   for (const auto& form : receive_forms)
   {

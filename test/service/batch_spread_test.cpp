@@ -162,7 +162,8 @@ BOOST_AUTO_TEST_CASE(a_throwing_handler_loses_no_packet_of_its_batch)
 BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
 {
   for (const std::size_t reactor_threads : {std::size_t(1), std::size_t(4)})
-    for (const auto trigger : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+    for (const auto trigger :
+         {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
     {
       an::reactor_options o;
       o.driver = an::driver_kind::thread;
@@ -206,7 +207,8 @@ BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
 // thread is blocked; without that wait each would be a wake-up of its own.
 BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy)
 {
-  for (const auto trigger : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+  for (const auto trigger :
+       {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
   {
     an::reactor_options o;
     o.driver = an::driver_kind::thread;
@@ -251,7 +253,8 @@ BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy)
 BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
 {
   constexpr int round_trips = 2000;
-  for (const auto trigger : {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+  for (const auto trigger :
+       {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
   {
     an::reactor_options o;
     o.driver = an::driver_kind::thread;
@@ -278,22 +281,20 @@ BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
             if (++done < round_trips)
               exchange();
           });
-          asio::async_write(p.b, asio::buffer(&at_b, 1), [&](error_code e, std::size_t) {
-            failed = e ? e : failed;
-          });
+          asio::async_write(p.b, asio::buffer(&at_b, 1),
+                            [&](error_code e, std::size_t) { failed = e ? e : failed; });
         });
-        asio::async_write(p.a, asio::buffer(&ping, 1), [&](error_code ec, std::size_t) {
-          failed = ec ? ec : failed;
-        });
+        asio::async_write(p.a, asio::buffer(&ping, 1),
+                          [&](error_code ec, std::size_t) { failed = ec ? ec : failed; });
       };
       exchange();
       ioc.run_for(patience);
       BOOST_TEST(!failed);
       BOOST_TEST(done == round_trips);
       const an::reactor_statistics st = r.statistics();
-      BOOST_TEST_MESSAGE(describe(o) << ": packets " << st.packets_dequeued << ", handed over "
-                                     << st.packets_handed_over << ", io thread looks "
-                                     << st.io_thread_looks);
+      BOOST_TEST_MESSAGE(describe(o)
+                         << ": packets " << st.packets_dequeued << ", handed over "
+                         << st.packets_handed_over << ", io thread looks " << st.io_thread_looks);
       BOOST_TEST(st.io_thread_looks > 0u);
       // Every packet a look did not find was handed over by the reactor thread.
       BOOST_TEST(st.packets_handed_over <= st.packets_dequeued);

@@ -27,7 +27,10 @@ namespace bad = boost::asio::detail;
 // A reactor with every member the adapter uses, in the shape it uses them.
 struct complete_reactor
 {
-  enum op_types { read_op = 0 };
+  enum op_types
+  {
+    read_op = 0
+  };
   using per_descriptor_data = void*;
   void init_task() {}
   int register_descriptor(int, per_descriptor_data&) { return 0; }
@@ -44,7 +47,10 @@ private:
 };
 struct reactor_whose_start_op_differs
 {
-  enum op_types { read_op = 0 };
+  enum op_types
+  {
+    read_op = 0
+  };
   using per_descriptor_data = void*;
   void init_task() {}
   int register_descriptor(int, per_descriptor_data&) { return 0; }
@@ -54,7 +60,10 @@ struct reactor_whose_start_op_differs
 };
 struct reactor_without_descriptor_data
 {
-  enum op_types { read_op = 0 };
+  enum op_types
+  {
+    read_op = 0
+  };
   void init_task() {}
 };
 
@@ -65,7 +74,12 @@ struct scheduler_without_work_counting
 // An operation whose perform function has another signature.
 struct operation_of_another_shape : bad::scheduler_operation
 {
-  enum status { not_done, done, done_and_exhausted };
+  enum status
+  {
+    not_done,
+    done,
+    done_and_exhausted
+  };
   boost::system::error_code ec_;
 
 protected:
@@ -88,11 +102,16 @@ BOOST_AUTO_TEST_CASE(this_boosts_reactor_is_recognised)
 
 BOOST_AUTO_TEST_CASE(a_reactor_of_another_shape_is_not)
 {
-  BOOST_TEST((!ad::asio_reactor_shape<reactor_without_init_task, bad::reactor_op, bad::scheduler>::value));
-  BOOST_TEST((!ad::asio_reactor_shape<reactor_whose_start_op_differs, bad::reactor_op, bad::scheduler>::value));
-  BOOST_TEST((!ad::asio_reactor_shape<reactor_without_descriptor_data, bad::reactor_op, bad::scheduler>::value));
-  BOOST_TEST((!ad::asio_reactor_shape<bad::epoll_reactor, bad::reactor_op, scheduler_without_work_counting>::value));
-  BOOST_TEST((!ad::asio_reactor_shape<bad::epoll_reactor, operation_of_another_shape, bad::scheduler>::value));
+  BOOST_TEST(
+      (!ad::asio_reactor_shape<reactor_without_init_task, bad::reactor_op, bad::scheduler>::value));
+  BOOST_TEST((!ad::asio_reactor_shape<reactor_whose_start_op_differs, bad::reactor_op,
+                                      bad::scheduler>::value));
+  BOOST_TEST((!ad::asio_reactor_shape<reactor_without_descriptor_data, bad::reactor_op,
+                                      bad::scheduler>::value));
+  BOOST_TEST((!ad::asio_reactor_shape<bad::epoll_reactor, bad::reactor_op,
+                                      scheduler_without_work_counting>::value));
+  BOOST_TEST((!ad::asio_reactor_shape<bad::epoll_reactor, operation_of_another_shape,
+                                      bad::scheduler>::value));
   BOOST_TEST((!ad::has_work_counting<executor_without_work_counting>::value));
 }
 

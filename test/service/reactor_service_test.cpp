@@ -89,7 +89,8 @@ struct tracked_handler
 
 BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
 {
-  const an::reactor_options o = an::parse_reactor_options("driver=thread,trigger=oneshot_level,batch=7,threads=3");
+  const an::reactor_options o =
+      an::parse_reactor_options("driver=thread,trigger=oneshot_level,batch=7,threads=3");
   BOOST_TEST((o.driver == an::driver_kind::thread));
   BOOST_TEST((o.trigger == an::trigger_strategy::oneshot_level));
   BOOST_TEST(o.batch_size == 7u);
@@ -99,9 +100,10 @@ BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
   BOOST_TEST(d.batch_size == an::reactor_options().batch_size);
   for (an::port_backend b : {an::port_backend::automatic, an::port_backend::psn,
                              an::port_backend::afd, an::port_backend::epoll})
-    BOOST_TEST((an::parse_reactor_options(std::string("backend=") + an::to_string(b)).backend == b));
-  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue", "driver",
-                          "backend=kqueue"})
+    BOOST_TEST(
+        (an::parse_reactor_options(std::string("backend=") + an::to_string(b)).backend == b));
+  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue",
+                          "driver", "backend=kqueue"})
   {
     try
     {
@@ -206,8 +208,8 @@ BOOST_AUTO_TEST_CASE(default_options_give_this_platforms_driver)
 
 BOOST_AUTO_TEST_CASE(driver_names_round_trip)
 {
-  for (an::driver_kind d : {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
-                            an::driver_kind::thread})
+  for (an::driver_kind d :
+       {an::driver_kind::inline_driver, an::driver_kind::inline_portable, an::driver_kind::thread})
     BOOST_TEST((an::parse_reactor_options(std::string("driver=") + an::to_string(d)).driver == d));
 }
 
@@ -365,7 +367,8 @@ BOOST_AUTO_TEST_CASE(close_completes_pending_operations_once_with_operation_abor
       connected_pair p(ioc);
       char buf[8];
       std::vector<error_code> results;
-      p.b.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+      p.b.async_read_some(asio::buffer(buf),
+                          [&](error_code ec, std::size_t) { results.push_back(ec); });
       p.b.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
       ioc.run_for(std::chrono::milliseconds(20));
       BOOST_TEST(results.empty());

@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(an_object_waits_for_the_rounds_running_when_it_was_retired_
   object y;
   const auto a = reclaimer.begin_round();
   reclaimer.retire(&x);
-  BOOST_TEST(!x.freed); // round a may hold a packet for x
+  BOOST_TEST(!x.freed);                   // round a may hold a packet for x
   const auto b = reclaimer.begin_round(); // began after x's retirement: cannot see x
   reclaimer.retire(&y);
   reclaimer.end_round(a);

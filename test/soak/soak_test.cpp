@@ -44,7 +44,10 @@ namespace {
 constexpr int connections = 500;
 
 // The n-th byte of connection `id`'s stream: checkable without storing what was sent.
-char stream_byte(int id, std::uint64_t n) { return static_cast<char>((n * 131 + static_cast<std::uint64_t>(id) * 7) & 0xff); }
+char stream_byte(int id, std::uint64_t n)
+{
+  return static_cast<char>((n * 131 + static_cast<std::uint64_t>(id) * 7) & 0xff);
+}
 
 struct counters
 {
@@ -99,15 +102,16 @@ public:
 
   void read()
   {
-    socket_.async_read_some(asio::buffer(buf_), counted(c_, [self = shared_from_this()](error_code ec, std::size_t n) {
-      if (ec)
-        return;
-      asio::async_write(self->socket_, asio::buffer(self->buf_.data(), n),
-                        counted(self->c_, [self](error_code ec2, std::size_t) {
-                          if (!ec2)
-                            self->read();
-                        }));
-    }));
+    socket_.async_read_some(
+        asio::buffer(buf_), counted(c_, [self = shared_from_this()](error_code ec, std::size_t n) {
+          if (ec)
+            return;
+          asio::async_write(self->socket_, asio::buffer(self->buf_.data(), n),
+                            counted(self->c_, [self](error_code ec2, std::size_t) {
+                              if (!ec2)
+                                self->read();
+                            }));
+        }));
   }
 
 private:
@@ -137,10 +141,10 @@ public:
   void start()
   {
     socket_.async_connect(server_, bind(counted(c_, [self = shared_from_this()](error_code ec) {
-      if (ec)
-        return self->c_.report("connect", ec);
-      self->send_next();
-    })));
+                            if (ec)
+                              return self->c_.report("connect", ec);
+                            self->send_next();
+                          })));
   }
 
 private:
@@ -153,10 +157,11 @@ private:
     for (std::size_t i = 0; i < size; ++i)
       out_[i] = stream_byte(id_, sent_ + i);
     sent_ += size;
-    asio::async_write(socket_, asio::buffer(out_), bind(counted(c_, [self = shared_from_this()](error_code ec, std::size_t) {
-      if (ec && !expected_end(ec))
-        self->c_.report("write", ec);
-    })));
+    asio::async_write(socket_, asio::buffer(out_),
+                      bind(counted(c_, [self = shared_from_this()](error_code ec, std::size_t) {
+                        if (ec && !expected_end(ec))
+                          self->c_.report("write", ec);
+                      })));
     read_echo();
     // Now and then, cancel the read (it is re-issued) or close the connection.
     const unsigned dice = rng_() % 100;
@@ -173,9 +178,11 @@ private:
   {
     socket_.async_read_some(
         asio::buffer(in_),
-        asio::bind_cancellation_slot(cancel_read_.slot(), bind(counted(c_, [self = shared_from_this()](error_code ec, std::size_t n) {
-          self->on_echo(ec, n);
-        }))));
+        asio::bind_cancellation_slot(
+            cancel_read_.slot(),
+            bind(counted(c_, [self = shared_from_this()](error_code ec, std::size_t n) {
+              self->on_echo(ec, n);
+            }))));
   }
 
   void on_echo(const error_code& ec, std::size_t n)
@@ -207,8 +214,10 @@ private:
     socket_.close();
     if (c_.stopping)
       return;
-    auto next = std::make_shared<client>(static_cast<asio::io_context&>(asio::query(strand_.get_inner_executor(), asio::execution::context)),
-                                         server_, id_ + connections, c_);
+    auto next =
+        std::make_shared<client>(static_cast<asio::io_context&>(asio::query(
+                                     strand_.get_inner_executor(), asio::execution::context)),
+                                 server_, id_ + connections, c_);
     next->start();
   }
 

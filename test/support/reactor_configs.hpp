@@ -28,7 +28,8 @@ inline std::vector<an::driver_kind> platform_drivers()
 #if defined(_WIN32)
   return {an::driver_kind::thread};
 #else
-  return {an::driver_kind::inline_driver, an::driver_kind::inline_portable, an::driver_kind::thread};
+  return {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
+          an::driver_kind::thread};
 #endif
 }
 

@@ -50,7 +50,10 @@ struct port_variable
   ~port_variable() { ::_putenv_s(an::port_backend_variable, ""); }
 };
 
-an::port_backend expected_automatic() { return system_has_psn() ? an::port_backend::psn : an::port_backend::afd; }
+an::port_backend expected_automatic()
+{
+  return system_has_psn() ? an::port_backend::psn : an::port_backend::afd;
+}
 
 } // namespace
 

@@ -269,7 +269,8 @@ BOOST_AUTO_TEST_CASE(entries_and_results)
 
   BOOST_TEST(!batch[0].result);
   BOOST_TEST(batch[1].result == boost::asio::error::bad_descriptor); // WSAENOTSOCK: not a socket
-  BOOST_TEST(batch[2].result == boost::asio::error::not_found); // ERROR_NOT_FOUND, as the contract names it
+  BOOST_TEST(batch[2].result ==
+             boost::asio::error::not_found); // ERROR_NOT_FOUND, as the contract names it
   BOOST_TEST(batch[3].result == boost::asio::error::invalid_argument); // WSAEINVAL
 }
 
@@ -413,9 +414,7 @@ BOOST_AUTO_TEST_CASE(packets_are_translated)
   OVERLAPPED_ENTRY with_reserved_field = notification_entry(&k3, psn::register_event_out);
   with_reserved_field.lpOverlapped = &reserved;
   f.s.entries = {notification_entry(&k1, psn::register_event_in | psn::event_err | 0x100),
-                 with_reserved_field,
-                 notification_entry(&k2, 0),
-                 notification_entry(&k2, 0x200),
+                 with_reserved_field, notification_entry(&k2, 0), notification_entry(&k2, 0x200),
                  notification_entry(&k2, psn::event_remove)};
   std::array<an::packet, 8> out;
   BOOST_TEST_REQUIRE(f.port->dequeue(out, milliseconds(0)) == 3u);
@@ -449,9 +448,8 @@ BOOST_AUTO_TEST_CASE(whole_batch_failure_is_retried_entry_by_entry)
   f.s.fail_calls_with_more_than_one_entry = ERROR_INVALID_HANDLE;
   f.s.registration_results = {WSAENOTSOCK};
   int k = 0;
-  std::array<an::registration, 3> batch = {entry(1, &k, an::events::in),
-                                           entry(2, &k, an::events::in),
-                                           entry(3, &k, an::events::out)};
+  std::array<an::registration, 3> batch = {
+      entry(1, &k, an::events::in), entry(2, &k, an::events::in), entry(3, &k, an::events::out)};
   boost::system::error_code ec;
   f.port->apply(batch, ec);
   BOOST_TEST(!ec);
@@ -522,7 +520,7 @@ BOOST_AUTO_TEST_CASE(register_dequeue_oneshot_remove)
   BOOST_TEST(out[0].key == &key);
   BOOST_TEST((out[0].events == an::events::in));
   BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u); // one-shot
-  BOOST_TEST_REQUIRE(!p.apply(r));                     // re-armed: the data is still there
+  BOOST_TEST_REQUIRE(!p.apply(r));                    // re-armed: the data is still there
   BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(5000)) == 1u);
   BOOST_TEST((out[0].events == an::events::in));
 

@@ -87,14 +87,17 @@ struct port_record
 
 // --- entries -----------------------------------------------------------------------------
 
-constexpr UINT16 filter_bits = psn::register_event_in | psn::register_event_out | psn::register_event_hangup;
-constexpr UINT8 trigger_bits = psn::trigger_oneshot | psn::trigger_persistent | psn::trigger_level | psn::trigger_edge;
+constexpr UINT16 filter_bits =
+    psn::register_event_in | psn::register_event_out | psn::register_event_hangup;
+constexpr UINT8 trigger_bits =
+    psn::trigger_oneshot | psn::trigger_persistent | psn::trigger_level | psn::trigger_edge;
 
 // ERROR_SUCCESS, or why ProcessSocketNotifications itself refuses the entry before any
 // registration is looked at.
 DWORD refusal(const sock_notify_registration& r)
 {
-  if (r.operation != psn::op_enable && r.operation != psn::op_disable && r.operation != psn::op_remove)
+  if (r.operation != psn::op_enable && r.operation != psn::op_disable &&
+      r.operation != psn::op_remove)
     return ERROR_INVALID_PARAMETER;
   if (r.operation == psn::op_enable)
   {
@@ -103,7 +106,8 @@ DWORD refusal(const sock_notify_registration& r)
     const bool edge = (t & psn::trigger_edge) != 0;
     const bool both_modes = (t & (psn::trigger_oneshot | psn::trigger_persistent)) ==
                             (psn::trigger_oneshot | psn::trigger_persistent);
-    if ((r.event_filter & ~filter_bits) != 0 || (t & ~trigger_bits) != 0 || level == edge || both_modes)
+    if ((r.event_filter & ~filter_bits) != 0 || (t & ~trigger_bits) != 0 || level == edge ||
+        both_modes)
       return ERROR_INVALID_PARAMETER;
   }
   int type = 0;
@@ -249,7 +253,8 @@ DWORD dequeue(HANDLE port, win::afd_engine& engine, UINT32 timeout_ms, OVERLAPPE
   for (;;)
   {
     ULONG got = 0;
-    if (!::GetQueuedCompletionStatusEx(port, out, capacity, &got, engine.before_wait(budget.left_ms()), FALSE))
+    if (!::GetQueuedCompletionStatusEx(port, out, capacity, &got,
+                                       engine.before_wait(budget.left_ms()), FALSE))
     {
       const DWORD error = ::GetLastError();
       if (error != WAIT_TIMEOUT)
@@ -286,7 +291,8 @@ DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registr
 {
   if ((registration_count == 0) != (registration_infos == nullptr))
     return ERROR_INVALID_PARAMETER;
-  if (completion_count != 0 && (completion_port_entries == nullptr || received_entry_count == nullptr))
+  if (completion_count != 0 &&
+      (completion_port_entries == nullptr || received_entry_count == nullptr))
     return ERROR_INVALID_PARAMETER;
   DWORD error = ERROR_SUCCESS;
   const std::shared_ptr<port_record> port = the_table().find_port(completion_port, error);
@@ -304,10 +310,7 @@ void install() noexcept
   an::detail::set_process_socket_notifications_for_testing(&process_socket_notifications);
 }
 
-void uninstall() noexcept
-{
-  an::detail::set_process_socket_notifications_for_testing(nullptr);
-}
+void uninstall() noexcept { an::detail::set_process_socket_notifications_for_testing(nullptr); }
 
 std::size_t registration_count() { return the_table().registrations(); }
 

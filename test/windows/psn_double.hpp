@@ -38,8 +38,8 @@ namespace psn_double {
 /// The double itself, with the signature of the system's ProcessSocketNotifications.
 DWORD WSAAPI process_socket_notifications(
     HANDLE completion_port, UINT32 registration_count,
-    boost::asio_notify::detail::sock_notify_registration* registration_infos,
-    UINT32 timeout_ms, ULONG completion_count, OVERLAPPED_ENTRY* completion_port_entries,
+    boost::asio_notify::detail::sock_notify_registration* registration_infos, UINT32 timeout_ms,
+    ULONG completion_count, OVERLAPPED_ENTRY* completion_port_entries,
     UINT32* received_entry_count);
 
 /// Makes ports created from now on use the double.

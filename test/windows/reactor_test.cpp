@@ -43,7 +43,9 @@ std::vector<an::reactor_options> strategies()
 
 struct context
 {
-  explicit context(const an::reactor_options& o) : reactor(asio::make_service<an::reactor>(ioc, o)) {}
+  explicit context(const an::reactor_options& o) : reactor(asio::make_service<an::reactor>(ioc, o))
+  {
+  }
   asio::io_context ioc;
   an::reactor& reactor;
 };
@@ -68,7 +70,8 @@ BOOST_AUTO_TEST_CASE(thread_driver_is_the_windows_default)
   asio::io_context ioc;
   tcp::socket s(ioc);
   BOOST_TEST((asio::use_service<an::reactor>(ioc).options().driver == an::driver_kind::thread));
-  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().trigger == an::trigger_strategy::oneshot_level));
+  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().trigger ==
+              an::trigger_strategy::oneshot_level));
 }
 
 BOOST_AUTO_TEST_CASE(tcp_echo_and_end_of_stream)
@@ -118,7 +121,8 @@ BOOST_AUTO_TEST_CASE(udp_echo)
       BOOST_TEST(!ec);
       echoed = n;
     });
-    a.async_send_to(asio::buffer("datagram", 8), b.local_endpoint(), [](error_code, std::size_t) {});
+    a.async_send_to(asio::buffer("datagram", 8), b.local_endpoint(),
+                    [](error_code, std::size_t) {});
     c.ioc.run_for(generous);
     BOOST_TEST(echoed == 8u);
     BOOST_TEST(std::string(at_a.data(), 8) == "datagram");
@@ -135,9 +139,8 @@ BOOST_AUTO_TEST_CASE(waits_and_null_buffers_complete_on_readiness)
     int writable = 0, readable = 0, null_read = 0;
     client.async_wait(tcp::socket::wait_write, [&](error_code ec) { writable += !ec; });
     server.async_wait(tcp::socket::wait_read, [&](error_code ec) { readable += !ec; });
-    server.async_read_some(asio::null_buffers(), [&](error_code ec, std::size_t n) {
-      null_read += !ec && n == 0;
-    });
+    server.async_read_some(asio::null_buffers(),
+                           [&](error_code ec, std::size_t n) { null_read += !ec && n == 0; });
     asio::write(client, asio::buffer("x", 1));
     c.ioc.restart();
     c.ioc.run_for(generous);
@@ -160,11 +163,12 @@ BOOST_AUTO_TEST_CASE(close_and_cancellation_abort_once)
     char buf[8];
     std::vector<error_code> results;
     asio::cancellation_signal signal;
-    client.async_read_some(asio::buffer(buf),
-                           asio::bind_cancellation_slot(signal.slot(), [&](error_code ec, std::size_t) {
-                             results.push_back(ec);
-                           }));
-    server.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+    client.async_read_some(asio::buffer(buf), asio::bind_cancellation_slot(
+                                                  signal.slot(), [&](error_code ec, std::size_t) {
+                                                    results.push_back(ec);
+                                                  }));
+    server.async_read_some(asio::buffer(buf),
+                           [&](error_code ec, std::size_t) { results.push_back(ec); });
     asio::post(c.ioc, [&] {
       signal.emit(asio::cancellation_type::terminal);
       server.close();
@@ -174,7 +178,8 @@ BOOST_AUTO_TEST_CASE(close_and_cancellation_abort_once)
     BOOST_REQUIRE(results.size() == 2u);
     for (const error_code& ec : results)
       BOOST_TEST((ec == asio::error::operation_aborted), ec.message());
-    server.async_read_some(asio::buffer(buf), [&](error_code ec, std::size_t) { results.push_back(ec); });
+    server.async_read_some(asio::buffer(buf),
+                           [&](error_code ec, std::size_t) { results.push_back(ec); });
     c.ioc.restart();
     c.ioc.run_for(generous);
     BOOST_TEST((results.back() == asio::error::bad_descriptor));

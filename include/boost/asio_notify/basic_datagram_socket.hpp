@@ -106,8 +106,10 @@ public:
   /// convertible to this one (a UDP socket into a generic datagram socket); `other` is left
   /// closed. Assigning such a socket moves it the same way, closing this one first.
   template <class Protocol1, class Executor1,
-            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
-  basic_datagram_socket(basic_datagram_socket<Protocol1, Executor1>&& other) : base(std::move(other))
+            class = std::enable_if_t<
+                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_datagram_socket(basic_datagram_socket<Protocol1, Executor1>&& other)
+      : base(std::move(other))
   {
   }
 
@@ -209,10 +211,11 @@ public:
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return this->wait_ready(wait_for::write, ec);
     detail::buffer_array a(buffers);
-    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      return detail::socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
-                                        destination.size(), e);
-    });
+    return this->sync_io(
+        wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
+          return detail::socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
+                                            destination.size(), e);
+        });
   }
 
   /** Receive a datagram, blocking until one arrives; for a connected socket, from its peer.
@@ -310,14 +313,15 @@ public:
       return none;
     }
     detail::buffer_array a(buffers);
-    return this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      std::size_t len = sender.capacity();
-      const std::size_t n =
-          detail::socket_ops::recvfrom(s, a.bufs, a.count, flags, sender.data(), len, e);
-      if (!e)
-        sender.resize(len);
-      return n;
-    });
+    return this->sync_io(
+        wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
+          std::size_t len = sender.capacity();
+          const std::size_t n =
+              detail::socket_ops::recvfrom(s, a.bufs, a.count, flags, sender.data(), len, e);
+          if (!e)
+            sender.resize(len);
+          return n;
+        });
   }
 
   /** Start an asynchronous send of a datagram to the connected peer.
@@ -407,15 +411,19 @@ public:
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                      message_flags flags,
                      WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence,
-                                                  detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
+      -> initiate_result_t<
+          WriteToken,
+          detail::transfer_or_wait_t<ConstBufferSequence,
+                                     detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->async_readiness(std::forward<WriteToken>(token), detail::wait_performer<true>{wait_for::write});
+      return this->async_readiness(std::forward<WriteToken>(token),
+                                   detail::wait_performer<true>{wait_for::write});
     else
       return this->template initiate<signature>(
           std::forward<WriteToken>(token), detail::write_op,
-          detail::send_to_performer<ConstBufferSequence, endpoint_type>{{}, buffers, destination, flags});
+          detail::send_to_performer<ConstBufferSequence, endpoint_type>{
+              {}, buffers, destination, flags});
   }
 
   /** Start an asynchronous send of a datagram to `destination`:
@@ -450,8 +458,10 @@ public:
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                      WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<WriteToken, detail::transfer_or_wait_t<ConstBufferSequence,
-                                                  detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
+      -> initiate_result_t<
+          WriteToken,
+          detail::transfer_or_wait_t<ConstBufferSequence,
+                                     detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     return async_send_to(buffers, destination, 0, std::forward<WriteToken>(token));
   }
@@ -548,10 +558,12 @@ public:
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
-                          message_flags flags,
-                          ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
+  auto
+  async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                     message_flags flags,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken,
+                           detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {
     if constexpr (detail::is_null_buffers<MutableBufferSequence>())
       return this->async_readiness(std::forward<ReadToken>(token),
@@ -560,7 +572,8 @@ public:
     else
       return this->template initiate<signature>(
           std::forward<ReadToken>(token), detail::read_op,
-          detail::receive_from_performer<MutableBufferSequence, endpoint_type>{{}, buffers, &sender, flags});
+          detail::receive_from_performer<MutableBufferSequence, endpoint_type>{
+              {}, buffers, &sender, flags});
   }
 
   /** Start an asynchronous receive of a datagram and the address it came from:
@@ -595,9 +608,11 @@ public:
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
-                          ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> initiate_result_t<ReadToken, detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
+  auto
+  async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      -> initiate_result_t<ReadToken,
+                           detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {
     return async_receive_from(buffers, sender, 0, std::forward<ReadToken>(token));
   }

@@ -36,14 +36,15 @@ constexpr bool is_executor_v =
 /// True where a socket of `Protocol1` and `Executor1` may become one of `Protocol` and
 /// `Executor` by a converting move (Asio's constraint).
 template <class Protocol1, class Executor1, class Protocol, class Executor>
-constexpr bool is_convertible_socket_v =
-    std::is_convertible<Protocol1, Protocol>::value && std::is_convertible<Executor1, Executor>::value;
+constexpr bool is_convertible_socket_v = std::is_convertible<Protocol1, Protocol>::value&&
+    std::is_convertible<Executor1, Executor>::value;
 
 /// True for what may be a completion token where an executor, an execution context or an
 /// endpoint could also stand: the overloads taking those must win.
 template <class T, class Endpoint>
-constexpr bool is_token_v = !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
-                            !std::is_same<std::decay_t<T>, Endpoint>::value;
+constexpr bool is_token_v =
+    !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
+    !std::is_same<std::decay_t<T>, Endpoint>::value;
 
 } // namespace detail
 
@@ -209,8 +210,9 @@ public:
       @endcode */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
                 ConnectToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_connect(const endpoint_type& peer,
-                     ConnectToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_connect(const endpoint_type& peer,
+                ConnectToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> initiate_result_t<ConnectToken, void(boost::system::error_code),
                            detail::unless_failed<detail::connect_performer<endpoint_type>>>
   {
@@ -346,7 +348,8 @@ public:
 
       @throws boost::system::system_error Thrown when the context's reactor cannot be
       created (see the constructor from an executor). */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   explicit basic_socket(ExecutionContext& context) : base(context.get_executor())
   {
   }
@@ -370,7 +373,8 @@ public:
 
       @throws boost::system::system_error Thrown when the socket cannot be opened or the
       reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const protocol_type& protocol)
       : basic_socket(context.get_executor(), protocol)
   {
@@ -397,7 +401,8 @@ public:
 
       @throws boost::system::system_error Thrown when the socket cannot be opened or bound,
       or the reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const endpoint_type& endpoint)
       : basic_socket(context.get_executor(), endpoint)
   {
@@ -429,7 +434,8 @@ public:
 
       @throws boost::system::system_error Thrown when `native` is not an open socket, or the
       reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket(ExecutionContext& context, const protocol_type& protocol,
                const native_handle_type& native)
       : basic_socket(context.get_executor(), protocol, native)
@@ -457,7 +463,8 @@ protected:
       datagram sockets, which inherit the constructors above, each take only their own kind
       (`basic_stream_socket` from `basic_stream_socket`), as Asio's. */
   template <class Protocol1, class Executor1,
-            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+            class = std::enable_if_t<
+                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
   basic_socket(basic_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
@@ -514,9 +521,10 @@ protected:
       this->open_or_fail(ec);
       return 0;
     }
-    return this->sync_io(wait_for::write, ec, [&](native_handle_type s, boost::system::error_code& e) {
-      return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
-    });
+    return this->sync_io(wait_for::write, ec,
+                         [&](native_handle_type s, boost::system::error_code& e) {
+                           return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
+                         });
   }
 
   /// A synchronous receive; with `null_buffers` a wait for readability that reads nothing
@@ -545,12 +553,12 @@ protected:
 
   /// An asynchronous send; with `null_buffers` a wait for writability.
   template <class ConstBufferSequence, class Token>
-  auto start_send(const ConstBufferSequence& buffers,
-                  boost::asio::socket_base::message_flags flags, Token&& token, bool stream)
-      -> send_result_t<Token, ConstBufferSequence>
+  auto start_send(const ConstBufferSequence& buffers, boost::asio::socket_base::message_flags flags,
+                  Token&& token, bool stream) -> send_result_t<Token, ConstBufferSequence>
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return async_readiness(std::forward<Token>(token), detail::wait_performer<true>{wait_for::write});
+      return async_readiness(std::forward<Token>(token),
+                             detail::wait_performer<true>{wait_for::write});
     else
       return this->template initiate<void(boost::system::error_code, std::size_t)>(
           std::forward<Token>(token), detail::write_op,
@@ -573,7 +581,8 @@ protected:
           detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, stream});
   }
 
-  template <class, class> friend class basic_socket;
+  template <class, class>
+  friend class basic_socket;
 };
 
 // The members sockets and acceptors share are declared in their common base,

@@ -134,13 +134,12 @@ private:
                         detail::unless_failed<detail::accept_performer<
                             endpoint_type, detail::assign_accepted<Socket, Protocol>>>>;
   template <class Token, class Executor1>
-  using accept_new_result_t =
-      initiate_result_t<Token, void(boost::system::error_code, peer_socket_t<Executor1>),
-                        detail::accept_performer<endpoint_type,
-                                                 detail::make_accepted<peer_socket_t<Executor1>, Protocol>>>;
+  using accept_new_result_t = initiate_result_t<
+      Token, void(boost::system::error_code, peer_socket_t<Executor1>),
+      detail::accept_performer<endpoint_type,
+                               detail::make_accepted<peer_socket_t<Executor1>, Protocol>>>;
 
 public:
-
   /// Rebinds the acceptor type to another executor.
   template <class Executor1>
   struct rebind_executor
@@ -163,7 +162,8 @@ public:
 
       @throws boost::system::system_error Thrown when the context's reactor cannot be
       created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   explicit basic_socket_acceptor(ExecutionContext& context) : base(context.get_executor())
   {
   }
@@ -187,7 +187,8 @@ public:
 
       @throws boost::system::system_error Thrown when the acceptor cannot be opened or the
       reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol)
       : basic_socket_acceptor(context.get_executor(), protocol)
   {
@@ -230,7 +231,8 @@ public:
 
       @throws boost::system::system_error Thrown when a step fails (for example
       `address_in_use`), or the reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket_acceptor(ExecutionContext& context, const endpoint_type& endpoint,
                         bool reuse_addr = true)
       : basic_socket_acceptor(context.get_executor(), endpoint, reuse_addr)
@@ -262,7 +264,8 @@ public:
 
       @throws boost::system::system_error Thrown when `native` is not an open socket, or the
       reactor cannot be created. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol,
                         const native_handle_type& native)
       : basic_socket_acceptor(context.get_executor(), protocol, native)
@@ -281,8 +284,10 @@ public:
   /// convertible to this one (a TCP acceptor into a generic stream one); `other` is left
   /// closed. Assigning such an acceptor moves it the same way, closing this one first.
   template <class Protocol1, class Executor1,
-            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
-  basic_socket_acceptor(basic_socket_acceptor<Protocol1, Executor1>&& other) : base(std::move(other))
+            class = std::enable_if_t<
+                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+  basic_socket_acceptor(basic_socket_acceptor<Protocol1, Executor1>&& other)
+      : base(std::move(other))
   {
   }
 
@@ -378,8 +383,8 @@ public:
       `would_block` in `non_blocking(true)` mode when no connection is waiting, the system's
       error otherwise (for example `no_descriptors`). */
   template <class Protocol1, class Executor1>
-  BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
-                                 boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer,
+                                 endpoint_type& peer_endpoint, boost::system::error_code& ec)
   {
     accept_into(peer, &peer_endpoint, ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -417,7 +422,10 @@ public:
       @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
       `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
       (for example `no_descriptors`). */
-  socket_type accept(endpoint_type& peer_endpoint) { return accept(this->executor_, peer_endpoint); }
+  socket_type accept(endpoint_type& peer_endpoint)
+  {
+    return accept(this->executor_, peer_endpoint);
+  }
 
   /** Accept a connection as a new socket that uses this acceptor's executor, and tell its
       address.
@@ -504,7 +512,8 @@ public:
       @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
       `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
       (for example `no_descriptors`). */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   auto accept(ExecutionContext& context)
   {
     return accept(context.get_executor());
@@ -518,7 +527,8 @@ public:
       `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
       (for example `no_descriptors`).
       @returns The connected socket, or a closed one on failure. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   auto accept(ExecutionContext& context, boost::system::error_code& ec)
   {
     return accept(context.get_executor(), ec);
@@ -533,7 +543,8 @@ public:
       @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
       `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
       (for example `no_descriptors`). */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
   auto accept(ExecutionContext& context, endpoint_type& peer_endpoint)
   {
     return accept(context.get_executor(), peer_endpoint);
@@ -548,8 +559,10 @@ public:
       `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
       (for example `no_descriptors`).
       @returns The connected socket, or a closed one on failure. */
-  template <class ExecutionContext, class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint, boost::system::error_code& ec)
+  template <class ExecutionContext,
+            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint,
+              boost::system::error_code& ec)
   {
     return accept(context.get_executor(), peer_endpoint, ec);
   }
@@ -656,7 +669,8 @@ public:
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_token_v<MoveAcceptToken, endpoint_type>>>
-  auto async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, nullptr, std::forward<MoveAcceptToken>(token));
@@ -683,8 +697,9 @@ public:
       connection completes with `operation_aborted`. */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_accept(endpoint_type& peer_endpoint,
-                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(endpoint_type& peer_endpoint,
+               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, &peer_endpoint, std::forward<MoveAcceptToken>(token));
@@ -709,11 +724,13 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
       connection completes with `operation_aborted`. */
   template <class Executor1,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<Executor1>))
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code,
+                                                 peer_socket_t<Executor1>))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  auto async_accept(const Executor1& ex,
-                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(const Executor1& ex,
+               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, Executor1>
   {
     return async_accept_new(ex, nullptr, std::forward<MoveAcceptToken>(token));
@@ -740,11 +757,13 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
       connection completes with `operation_aborted`. */
   template <class Executor1,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<Executor1>))
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code,
+                                                 peer_socket_t<Executor1>))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  auto async_accept(const Executor1& ex, endpoint_type& peer_endpoint,
-                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(const Executor1& ex, endpoint_type& peer_endpoint,
+               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, Executor1>
   {
     return async_accept_new(ex, &peer_endpoint, std::forward<MoveAcceptToken>(token));
@@ -771,11 +790,13 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
       connection completes with `operation_aborted`. */
   template <class ExecutionContext,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(
+                boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto async_accept(ExecutionContext& context,
-                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(ExecutionContext& context,
+               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
   {
     return async_accept_new(context.get_executor(), nullptr, std::forward<MoveAcceptToken>(token));
@@ -805,14 +826,17 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
       connection completes with `operation_aborted`. */
   template <class ExecutionContext,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(
+                boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
                 MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto async_accept(ExecutionContext& context, endpoint_type& peer_endpoint,
-                    MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_accept(ExecutionContext& context, endpoint_type& peer_endpoint,
+               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
   {
-    return async_accept_new(context.get_executor(), &peer_endpoint, std::forward<MoveAcceptToken>(token));
+    return async_accept_new(context.get_executor(), &peer_endpoint,
+                            std::forward<MoveAcceptToken>(token));
   }
 
 private:
@@ -856,7 +880,8 @@ private:
                                       boost::system::error_code& ec)
   {
     native_handle_type s = accept_native(peer_endpoint, ec);
-    return std::get<1>(detail::make_accepted<peer_socket_t<Executor1>, Protocol>{ex, this->protocol_}(ec, s));
+    return std::get<1>(
+        detail::make_accepted<peer_socket_t<Executor1>, Protocol>{ex, this->protocol_}(ec, s));
   }
 
   template <class Socket, class Token>
@@ -870,8 +895,9 @@ private:
       ec = boost::asio::error::already_open;
     return this->template initiate<void(boost::system::error_code)>(
         std::forward<Token>(token), detail::read_op,
-        detail::unless_failed<performer>{
-            performer(peer_endpoint, finish{&peer, this->protocol_}, this->own_.enable_connection_aborted), ec});
+        detail::unless_failed<performer>{performer(peer_endpoint, finish{&peer, this->protocol_},
+                                                   this->own_.enable_connection_aborted),
+                                         ec});
   }
 
   template <class Executor1, class Token>

@@ -102,7 +102,8 @@ public:
   /// convertible to this one (a TCP socket into a generic stream socket); `other` is left
   /// closed. Assigning such a socket moves it the same way, closing this one first.
   template <class Protocol1, class Executor1,
-            class = std::enable_if_t<detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+            class = std::enable_if_t<
+                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
   basic_stream_socket(basic_stream_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
@@ -212,7 +213,10 @@ public:
       @returns The number of bytes written, which may be fewer than given.
       @throws boost::system::system_error Thrown on failure; see `send`. */
   template <class ConstBufferSequence>
-  std::size_t write_some(const ConstBufferSequence& buffers) { return send(buffers, 0); }
+  std::size_t write_some(const ConstBufferSequence& buffers)
+  {
+    return send(buffers, 0);
+  }
 
   /** Write some data, blocking until at least one byte is written: `send(buffers, 0, ec)`.
 
@@ -232,7 +236,10 @@ public:
       @throws boost::system::system_error Thrown on failure; `eof` at the end of the
       stream (see `receive`). */
   template <class MutableBufferSequence>
-  std::size_t read_some(const MutableBufferSequence& buffers) { return receive(buffers, 0); }
+  std::size_t read_some(const MutableBufferSequence& buffers)
+  {
+    return receive(buffers, 0);
+  }
 
   /** Read some data, blocking until at least one byte is read: `receive(buffers, 0, ec)`.
 
@@ -335,8 +342,9 @@ public:
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
                 WriteToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_write_some(const ConstBufferSequence& buffers,
-                        WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto
+  async_write_some(const ConstBufferSequence& buffers,
+                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));

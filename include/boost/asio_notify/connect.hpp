@@ -70,9 +70,8 @@ struct connect_condition_returns : std::false_type
 template <class T, class Arg, class Result>
 struct connect_condition_returns<
     T, Arg, Result,
-    std::enable_if_t<std::is_same<
-        std::invoke_result_t<T&, const boost::system::error_code&, Arg>, Result>::value>>
-    : std::true_type
+    std::enable_if_t<std::is_same<std::invoke_result_t<T&, const boost::system::error_code&, Arg>,
+                                  Result>::value>> : std::true_type
 {
 };
 
@@ -364,10 +363,10 @@ typename Protocol::endpoint connected_endpoint(const Iterator& it,
 
     @returns The iterator of the endpoint connected to, or `end` on failure. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
-Iterator connect(
-    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
-    ConnectCondition connect_condition, boost::system::error_code& ec,
-    std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
+Iterator
+connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+        ConnectCondition connect_condition, boost::system::error_code& ec,
+        std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
 {
   detail::connect_iterator_cursor<Iterator> cursor(std::move(begin), std::move(end));
   detail::connect_each(s, cursor, connect_condition, ec);
@@ -389,14 +388,14 @@ Iterator connect(
     @throws boost::system::system_error Thrown with the last attempt's error, or
     `not_found` if no endpoint was tried. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
-Iterator connect(
-    basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
-    ConnectCondition connect_condition,
-    std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
+Iterator
+connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
+        ConnectCondition connect_condition,
+        std::enable_if_t<detail::is_connect_condition_v<ConnectCondition, Iterator>, int> = 0)
 {
   boost::system::error_code ec;
-  auto it = asio_notify::connect(s, std::move(begin), std::move(end),
-                                 std::move(connect_condition), ec);
+  auto it =
+      asio_notify::connect(s, std::move(begin), std::move(end), std::move(connect_condition), ec);
   detail::throw_if(ec, "connect");
   return it;
 }
@@ -414,13 +413,13 @@ Iterator connect(
 
     @returns The endpoint connected to, or a default-constructed endpoint on failure. */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
-typename Protocol::endpoint connect(
-    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-    ConnectCondition connect_condition, boost::system::error_code& ec,
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                         detail::is_connect_condition_v<
-                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
-                     int> = 0)
+typename Protocol::endpoint
+connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+        ConnectCondition connect_condition, boost::system::error_code& ec,
+        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                             detail::is_connect_condition_v<
+                                 ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+                         int> = 0)
 {
   const auto it =
       asio_notify::connect(s, endpoints.begin(), endpoints.end(), connect_condition, ec);
@@ -450,13 +449,13 @@ typename Protocol::endpoint connect(
         });
     @endcode */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
-typename Protocol::endpoint connect(
-    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-    ConnectCondition connect_condition,
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                         detail::is_connect_condition_v<
-                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
-                     int> = 0)
+typename Protocol::endpoint
+connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+        ConnectCondition connect_condition,
+        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
+                             detail::is_connect_condition_v<
+                                 ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+                         int> = 0)
 {
   boost::system::error_code ec;
   auto ep = asio_notify::connect(s, endpoints, std::move(connect_condition), ec);
@@ -474,10 +473,10 @@ typename Protocol::endpoint connect(
 
     @returns The endpoint connected to, or a default-constructed endpoint on failure. */
 template <class Protocol, class Executor, class EndpointSequence>
-typename Protocol::endpoint connect(
-    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-    boost::system::error_code& ec,
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
+typename Protocol::endpoint
+connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+        boost::system::error_code& ec,
+        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
 {
   return asio_notify::connect(s, endpoints, detail::connect_to_any(), ec);
 }
@@ -501,9 +500,9 @@ typename Protocol::endpoint connect(
         boost::asio_notify::connect(socket, resolver.resolve("localhost", "8080"));
     @endcode */
 template <class Protocol, class Executor, class EndpointSequence>
-typename Protocol::endpoint connect(
-    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
+typename Protocol::endpoint
+connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence>, int> = 0)
 {
   return asio_notify::connect(s, endpoints, detail::connect_to_any());
 }
@@ -555,8 +554,7 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator e
 
     @returns The iterator of the endpoint connected to, or the end iterator on failure. */
 template <class Protocol, class Executor, class Iterator>
-Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
-                 boost::system::error_code& ec,
+Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin, boost::system::error_code& ec,
                  std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator>, int> = 0)
 {
   return asio_notify::connect(s, std::move(begin), Iterator(), detail::connect_to_any(), ec);
@@ -597,8 +595,7 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
                                       detail::is_connect_condition_v<ConnectCondition, Iterator>,
                                   int> = 0)
 {
-  return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition),
-                              ec);
+  return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition), ec);
 }
 
 /** (Deprecated, as in Asio: use a range form.) Connect `s` to the first endpoint from
@@ -673,8 +670,7 @@ auto async_connect(
                      int> = 0)
     -> decltype(detail::async_connect_each<detail::range_connect_signature<Protocol>>(
         s,
-        detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(
-            endpoints),
+        detail::connect_sequence_cursor<typename Protocol::endpoint, EndpointSequence>(endpoints),
         connect_condition, std::forward<RangeConnectToken>(token)))
 {
   return detail::async_connect_each<detail::range_connect_signature<Protocol>>(
@@ -813,8 +809,7 @@ auto async_connect(
     -> decltype(asio_notify::async_connect(s, begin, end, detail::connect_to_any(),
                                            std::forward<IteratorConnectToken>(token)))
 {
-  return asio_notify::async_connect(s, std::move(begin), std::move(end),
-                                    detail::connect_to_any(),
+  return asio_notify::async_connect(s, std::move(begin), std::move(end), detail::connect_to_any(),
                                     std::forward<IteratorConnectToken>(token));
 }
 
@@ -890,8 +885,7 @@ auto async_connect(
     -> decltype(asio_notify::async_connect(s, begin, Iterator(), connect_condition,
                                            std::forward<IteratorConnectToken>(token)))
 {
-  return asio_notify::async_connect(s, std::move(begin), Iterator(),
-                                    std::move(connect_condition),
+  return asio_notify::async_connect(s, std::move(begin), Iterator(), std::move(connect_condition),
                                     std::forward<IteratorConnectToken>(token));
 }
 

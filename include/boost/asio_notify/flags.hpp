@@ -72,9 +72,18 @@ enum class trigger : std::uint8_t
 };
 
 namespace detail {
-template <> struct is_flag_set<events> : std::true_type {};
-template <> struct is_flag_set<operation> : std::true_type {};
-template <> struct is_flag_set<trigger> : std::true_type {};
+template <>
+struct is_flag_set<events> : std::true_type
+{
+};
+template <>
+struct is_flag_set<operation> : std::true_type
+{
+};
+template <>
+struct is_flag_set<trigger> : std::true_type
+{
+};
 } // namespace detail
 
 // The bitwise operators and has_any/has_all of detail/flag_operators.hpp, for the three

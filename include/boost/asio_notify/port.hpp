@@ -221,8 +221,7 @@ public:
       @param key The packet's key.
       @param value The packet's value.
       @param ec Set on failure (`bad_descriptor` for a port whose construction failed). */
-  BOOST_ASIO_NOTIFY_DECL void post(void* key, std::uint32_t value,
-                                   boost::system::error_code& ec);
+  BOOST_ASIO_NOTIFY_DECL void post(void* key, std::uint32_t value, boost::system::error_code& ec);
 
   /** Queue a user packet `{key, value}` (`packet_kind::user`); it wakes one blocked
       dequeue.

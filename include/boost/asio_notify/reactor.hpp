@@ -156,9 +156,9 @@ BOOST_ASIO_NOTIFY_DECL reactor_options reactor_options_from_environment(reactor_
 /// `reactor::statistics()`.
 struct reactor_statistics
 {
-  std::uint64_t registered_sockets = 0;   ///< Sockets registered with the port now.
-  std::uint64_t packets_dequeued = 0;     ///< Packets taken from the port so far.
-  std::uint64_t wakeups = 0;              ///< Dequeue rounds that returned packets.
+  std::uint64_t registered_sockets = 0; ///< Sockets registered with the port now.
+  std::uint64_t packets_dequeued = 0;   ///< Packets taken from the port so far.
+  std::uint64_t wakeups = 0;            ///< Dequeue rounds that returned packets.
   /// Packets whose operations were performed by an io_context thread other than the one
   /// that dequeued them: a batch shared by the io_context's threads, or handed to them by
   /// a reactor thread. Zero where nothing is shared (one packet per wake-up, or no

@@ -9,15 +9,15 @@
 
 // Symbol visibility for the compiled part of the library.
 #if defined(BOOST_ASIO_NOTIFY_SHARED) && defined(_WIN32)
-#  if defined(BOOST_ASIO_NOTIFY_SOURCE)
-#    define BOOST_ASIO_NOTIFY_DECL __declspec(dllexport)
-#  else
-#    define BOOST_ASIO_NOTIFY_DECL __declspec(dllimport)
-#  endif
-#elif defined(BOOST_ASIO_NOTIFY_SHARED)
-#  define BOOST_ASIO_NOTIFY_DECL __attribute__((visibility("default")))
+#if defined(BOOST_ASIO_NOTIFY_SOURCE)
+#define BOOST_ASIO_NOTIFY_DECL __declspec(dllexport)
 #else
-#  define BOOST_ASIO_NOTIFY_DECL
+#define BOOST_ASIO_NOTIFY_DECL __declspec(dllimport)
+#endif
+#elif defined(BOOST_ASIO_NOTIFY_SHARED)
+#define BOOST_ASIO_NOTIFY_DECL __attribute__((visibility("default")))
+#else
+#define BOOST_ASIO_NOTIFY_DECL
 #endif
 
 #endif

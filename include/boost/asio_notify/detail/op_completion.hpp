@@ -54,7 +54,8 @@ public:
 
   T* allocate(std::size_t n)
   {
-    const bool fits = n * sizeof(T) <= completion_arena::size && alignof(T) <= alignof(std::max_align_t);
+    const bool fits =
+        n * sizeof(T) <= completion_arena::size && alignof(T) <= alignof(std::max_align_t);
     if (!arena_->used && !arena_->spent && fits)
     {
       arena_->used = true;

@@ -169,8 +169,8 @@ private:
   // optional that is never engaged still makes GCC's -O2 flow analysis warn
   // (-Wmaybe-uninitialized) about reading its payload in the destructor.
   static constexpr bool may_hold_io_context_executor =
-      std::is_same_v<IoExecutor, boost::asio::io_context::executor_type>
-      || std::is_same_v<IoExecutor, boost::asio::any_io_executor>;
+      std::is_same_v<IoExecutor, boost::asio::io_context::executor_type> ||
+      std::is_same_v<IoExecutor, boost::asio::any_io_executor>;
   struct no_context_executor
   {
   };

@@ -49,7 +49,6 @@ struct buffer_array
   std::size_t total = 0;
 };
 
-
 /// Performs nothing: readiness is the result (async_wait and null_buffers operations).
 /// `WithBytes` adds the `bytes_transferred` argument (always 0) of null_buffers forms.
 template <bool WithBytes>
@@ -57,8 +56,7 @@ struct wait_performer
 {
   socket_ops::wait_for what;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t&) const
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t&) const
   {
     if (c.from_packet)
       return true;
@@ -79,7 +77,8 @@ struct wait_performer
 /// The performer of a transfer on `Buffers`: `Transfer`, or with `null_buffers` a readiness
 /// wait that completes with 0 bytes.
 template <class Buffers, class Transfer>
-using transfer_or_wait_t = std::conditional_t<is_null_buffers<Buffers>(), wait_performer<true>, Transfer>;
+using transfer_or_wait_t =
+    std::conditional_t<is_null_buffers<Buffers>(), wait_performer<true>, Transfer>;
 
 /// A `null_buffers` receive_from: a readiness wait that resets the sender endpoint when it is
 /// launched, as Asio's (no datagram is received, so it comes from nowhere).
@@ -99,8 +98,7 @@ struct unless_failed
   Performer inner;
   boost::system::error_code error;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t& bytes)
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t& bytes)
   {
     if (!error)
       return inner.perform(c, ec, bytes);
@@ -126,8 +124,8 @@ struct transfer_results
 
 /// Asio completes a stream transfer of no bytes at once, without a system call (a datagram
 /// of no bytes is a datagram).
-inline bool empty_stream_transfer(bool stream, const buffer_array& a,
-                                  boost::system::error_code& ec, std::size_t& bytes)
+inline bool empty_stream_transfer(bool stream, const buffer_array& a, boost::system::error_code& ec,
+                                  std::size_t& bytes)
 {
   if (!stream || a.total != 0)
     return false;
@@ -143,8 +141,7 @@ struct receive_performer : transfer_results
   socket_ops::message_flags flags;
   bool stream; // a stream reports end of file; a datagram of zero bytes is data
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t& bytes) const
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t& bytes) const
   {
     buffer_array a(buffers);
     if (empty_stream_transfer(stream, a, ec, bytes))
@@ -168,8 +165,7 @@ struct send_performer : transfer_results
   socket_ops::message_flags flags;
   bool stream;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t& bytes) const
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t& bytes) const
   {
     buffer_array a(buffers);
     if (empty_stream_transfer(stream, a, ec, bytes))
@@ -186,8 +182,7 @@ struct receive_from_performer : transfer_results
   Endpoint* sender;
   socket_ops::message_flags flags;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t& bytes) const
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t& bytes) const
   {
     buffer_array a(buffers);
     std::size_t len = sender->capacity();
@@ -214,8 +209,7 @@ struct send_to_performer : transfer_results
   Endpoint destination;
   socket_ops::message_flags flags;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t& bytes) const
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t& bytes) const
   {
     buffer_array a(buffers);
     bytes = socket_ops::sendto(c.socket, a.bufs, a.count, flags, destination.data(),
@@ -231,8 +225,7 @@ struct connect_performer
   Endpoint peer;
   bool started = false;
 
-  bool perform(perform_context& c, boost::system::error_code& ec,
-               std::size_t&)
+  bool perform(perform_context& c, boost::system::error_code& ec, std::size_t&)
   {
     if (!started)
     {
@@ -248,7 +241,10 @@ struct connect_performer
     return true;
   }
 
-  auto results(const boost::system::error_code& ec, std::size_t) const { return std::make_tuple(ec); }
+  auto results(const boost::system::error_code& ec, std::size_t) const
+  {
+    return std::make_tuple(ec);
+  }
 };
 
 /// Accepts one connection. `Finish` turns the accepted handle into the handler's

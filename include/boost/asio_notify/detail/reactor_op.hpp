@@ -28,16 +28,16 @@ enum op_type : int
 /// Where a finished operation's handler is scheduled from.
 enum class completion_mode
 {
-  post,     // schedule the handler on its executor; never run it inline
-  defer,    // as post, from a thread running the I/O executor's context: the handler is a
-            // continuation of the current work, which Asio queues without its lock or a
-            // wake-up until that work returns (boost::asio::defer)
-  dispatch, // the caller runs the I/O executor's context outside any initiating function:
-            // the handler may run inline, as Asio runs its reactor's completions
+  post,      // schedule the handler on its executor; never run it inline
+  defer,     // as post, from a thread running the I/O executor's context: the handler is a
+             // continuation of the current work, which Asio queues without its lock or a
+             // wake-up until that work returns (boost::asio::defer)
+  dispatch,  // the caller runs the I/O executor's context outside any initiating function:
+             // the handler may run inline, as Asio runs its reactor's completions
   immediate, // the operation finished inside its initiating function: the handler goes
              // through its associated immediate executor (Boost 1.82+; a post by default,
              // and before 1.82 always a post), as Asio's own immediate completions do
-  destroy   // the reactor is shutting down: destroy the handler without invoking it
+  destroy    // the reactor is shutting down: destroy the handler without invoking it
 };
 
 /// What the reactor tells an operation's attempt at its system call, and learns from it.
@@ -62,10 +62,10 @@ public:
   /// Schedule the handler with `ec_` and `bytes_` (or destroy it), then free the operation.
   void complete(completion_mode mode) { complete_(this, mode); }
 
-  reactor_op* next_ = nullptr;        // intrusive queue link
+  reactor_op* next_ = nullptr;             // intrusive queue link
   const void* cancellation_key_ = nullptr; // the slot's canceller, when one is installed
-  boost::system::error_code ec_;      // the result
-  std::size_t bytes_ = 0;             // the result
+  boost::system::error_code ec_;           // the result
+  std::size_t bytes_ = 0;                  // the result
 
 protected:
   using perform_fn = bool (*)(reactor_op*, perform_context&);

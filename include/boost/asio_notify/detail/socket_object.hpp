@@ -216,10 +216,7 @@ public:
   }
 
   /// Get the native socket representation (invalid when closed).
-  native_handle_type native_handle() const noexcept
-  {
-    return own_.socket;
-  }
+  native_handle_type native_handle() const noexcept { return own_.socket; }
 
   /// Cancel all asynchronous operations: they complete with `operation_aborted`.
   void cancel()
@@ -266,7 +263,8 @@ public:
   /// Set an option on the socket. `enable_connection_aborted` is the library's, as in Asio:
   /// it is kept by the object and never reaches the system.
   template <class SettableSocketOption>
-  BOOST_ASIO_SYNC_OP_VOID set_option(const SettableSocketOption& option, boost::system::error_code& ec)
+  BOOST_ASIO_SYNC_OP_VOID set_option(const SettableSocketOption& option,
+                                     boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -300,7 +298,8 @@ public:
 
   /// Get an option from the socket (`enable_connection_aborted` from the object).
   template <class GettableSocketOption>
-  BOOST_ASIO_SYNC_OP_VOID get_option(GettableSocketOption& option, boost::system::error_code& ec) const
+  BOOST_ASIO_SYNC_OP_VOID get_option(GettableSocketOption& option,
+                                     boost::system::error_code& ec) const
   {
     if (!open_or_fail(ec))
       BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
@@ -440,7 +439,8 @@ public:
   /// Start an asynchronous wait for readiness; the handler is `void(error_code)`.
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
                 WaitToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_wait(wait_type w, WaitToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto async_wait(wait_type w,
+                  WaitToken&& token = boost::asio::default_completion_token_t<executor_type>())
       -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
   {
     return this->template initiate<void(boost::system::error_code)>(
@@ -453,7 +453,8 @@ protected:
 
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
-        state_(std::exchange(other.state_, nullptr)), own_(std::exchange(other.own_, socket_object_state()))
+        state_(std::exchange(other.state_, nullptr)),
+        own_(std::exchange(other.own_, socket_object_state()))
   {
   }
 
@@ -464,7 +465,8 @@ protected:
   template <class Protocol1, class Executor1>
   socket_object(socket_object<Protocol1, Executor1>&& other)
       : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
-        state_(std::exchange(other.state_, nullptr)), own_(std::exchange(other.own_, socket_object_state()))
+        state_(std::exchange(other.state_, nullptr)),
+        own_(std::exchange(other.own_, socket_object_state()))
   {
   }
 
@@ -591,7 +593,8 @@ protected:
     }
   }
 
-  template <class, class> friend class socket_object;
+  template <class, class>
+  friend class socket_object;
 
   executor_type executor_;
   reactor_core* core_;

@@ -51,7 +51,12 @@ struct native_buffer
 constexpr std::size_t max_buffers = 64;
 
 /// What a readiness wait waits for.
-enum class wait_for { read, write, error };
+enum class wait_for
+{
+  read,
+  write,
+  error
+};
 
 /// Send/receive flags: platform values of MSG_PEEK, MSG_OOB, MSG_DONTROUTE, MSG_EOR are
 /// the same as Asio's `socket_base::message_flags`, so they pass through unchanged.
@@ -78,15 +83,13 @@ BOOST_ASIO_NOTIFY_DECL void bind(native_socket_type s, const void* addr, std::si
                                  boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void listen(native_socket_type s, int backlog,
                                    boost::system::error_code& ec);
-BOOST_ASIO_NOTIFY_DECL void shutdown(native_socket_type s, int what,
-                                     boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void shutdown(native_socket_type s, int what, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void local_address(native_socket_type s, void* addr, std::size_t& len,
                                           boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL void peer_address(native_socket_type s, void* addr, std::size_t& len,
                                          boost::system::error_code& ec);
-BOOST_ASIO_NOTIFY_DECL void set_option(native_socket_type s, int level, int name,
-                                       const void* data, std::size_t len,
-                                       boost::system::error_code& ec);
+BOOST_ASIO_NOTIFY_DECL void set_option(native_socket_type s, int level, int name, const void* data,
+                                       std::size_t len, boost::system::error_code& ec);
 /// Linux doubles SO_SNDBUF and SO_RCVBUF when they are set; this reads them back halved,
 /// as Asio does, so a socket reports the size it was given.
 BOOST_ASIO_NOTIFY_DECL void get_option(native_socket_type s, int level, int name, void* data,
@@ -104,8 +107,7 @@ BOOST_ASIO_NOTIFY_DECL void connect(native_socket_type s, const void* addr, std:
 BOOST_ASIO_NOTIFY_DECL void connect_result(native_socket_type s, boost::system::error_code& ec);
 
 /// Accept one connection; the new socket is close-on-exec. `addr` may be null.
-BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* addr,
-                                                 std::size_t* len,
+BOOST_ASIO_NOTIFY_DECL native_socket_type accept(native_socket_type s, void* addr, std::size_t* len,
                                                  boost::system::error_code& ec);
 /// True for the accept errors that mean the pending connection went away before it was
 /// accepted (`connection_aborted`; also `EPROTO` on POSIX): Asio retries them unless
@@ -129,8 +131,7 @@ BOOST_ASIO_NOTIFY_DECL bool enable_drained_hint(native_socket_type s);
 /// successful read found nothing left to read after it; it stays false when unsure.
 BOOST_ASIO_NOTIFY_DECL std::size_t recv(native_socket_type s, native_buffer* bufs,
                                         std::size_t count, message_flags flags,
-                                        boost::system::error_code& ec,
-                                        bool* drained = nullptr);
+                                        boost::system::error_code& ec, bool* drained = nullptr);
 BOOST_ASIO_NOTIFY_DECL std::size_t send(native_socket_type s, const native_buffer* bufs,
                                         std::size_t count, message_flags flags,
                                         boost::system::error_code& ec);
@@ -138,9 +139,8 @@ BOOST_ASIO_NOTIFY_DECL std::size_t recvfrom(native_socket_type s, native_buffer*
                                             std::size_t count, message_flags flags, void* addr,
                                             std::size_t& len, boost::system::error_code& ec);
 BOOST_ASIO_NOTIFY_DECL std::size_t sendto(native_socket_type s, const native_buffer* bufs,
-                                          std::size_t count, message_flags flags,
-                                          const void* addr, std::size_t len,
-                                          boost::system::error_code& ec);
+                                          std::size_t count, message_flags flags, const void* addr,
+                                          std::size_t len, boost::system::error_code& ec);
 
 /// Wait until the socket is ready; timeout_ms < 0 waits forever, 0 polls. Returns
 /// whether it is ready.

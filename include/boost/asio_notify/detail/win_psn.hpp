@@ -60,11 +60,12 @@ constexpr UINT8 trigger_edge = 0x08;       // SOCK_NOTIFY_TRIGGER_EDGE
 } // namespace psn
 
 /// The type of `ProcessSocketNotifications` (exported by ws2_32.dll from build 20348).
-using process_socket_notifications_fn = DWORD(WSAAPI*)(
-    HANDLE completion_port, UINT32 registration_count,
-    sock_notify_registration* registration_infos, UINT32 timeout_ms,
-    ULONG completion_count, OVERLAPPED_ENTRY* completion_port_entries,
-    UINT32* received_entry_count);
+using process_socket_notifications_fn = DWORD(WSAAPI*)(HANDLE completion_port,
+                                                       UINT32 registration_count,
+                                                       sock_notify_registration* registration_infos,
+                                                       UINT32 timeout_ms, ULONG completion_count,
+                                                       OVERLAPPED_ENTRY* completion_port_entries,
+                                                       UINT32* received_entry_count);
 
 /** Testing hook: make every port created after this call use `fn` instead of the
     system's `ProcessSocketNotifications`; `nullptr` restores the system's (which may be
@@ -74,8 +75,8 @@ using process_socket_notifications_fn = DWORD(WSAAPI*)(
     on older Windows) against a double that implements the documented contract. Ports
     that already exist keep the function they were created with. The library itself never
     installs anything. Thread-safe. */
-BOOST_ASIO_NOTIFY_DECL void set_process_socket_notifications_for_testing(
-    process_socket_notifications_fn fn) noexcept;
+BOOST_ASIO_NOTIFY_DECL void
+set_process_socket_notifications_for_testing(process_socket_notifications_fn fn) noexcept;
 
 // The documented layout (x64: 24 bytes; x86: 16 bytes), whichever SDK is in use.
 static_assert(offsetof(sock_notify_registration, socket) == 0, "SOCK_NOTIFY_REGISTRATION layout");
@@ -98,28 +99,28 @@ static_assert(sizeof(DWORD) == 4 && sizeof(SOCKET) == sizeof(void*), "Win32 type
 static_assert(sizeof(::SOCK_NOTIFY_REGISTRATION) == sizeof(sock_notify_registration),
               "SOCK_NOTIFY_REGISTRATION size differs from the SDK's");
 static_assert(offsetof(::SOCK_NOTIFY_REGISTRATION, completionKey) ==
-                  offsetof(sock_notify_registration, completion_key) &&
-              offsetof(::SOCK_NOTIFY_REGISTRATION, eventFilter) ==
-                  offsetof(sock_notify_registration, event_filter) &&
-              offsetof(::SOCK_NOTIFY_REGISTRATION, operation) ==
-                  offsetof(sock_notify_registration, operation) &&
-              offsetof(::SOCK_NOTIFY_REGISTRATION, triggerFlags) ==
-                  offsetof(sock_notify_registration, trigger_flags) &&
-              offsetof(::SOCK_NOTIFY_REGISTRATION, registrationResult) ==
-                  offsetof(sock_notify_registration, registration_result),
+                      offsetof(sock_notify_registration, completion_key) &&
+                  offsetof(::SOCK_NOTIFY_REGISTRATION, eventFilter) ==
+                      offsetof(sock_notify_registration, event_filter) &&
+                  offsetof(::SOCK_NOTIFY_REGISTRATION, operation) ==
+                      offsetof(sock_notify_registration, operation) &&
+                  offsetof(::SOCK_NOTIFY_REGISTRATION, triggerFlags) ==
+                      offsetof(sock_notify_registration, trigger_flags) &&
+                  offsetof(::SOCK_NOTIFY_REGISTRATION, registrationResult) ==
+                      offsetof(sock_notify_registration, registration_result),
               "SOCK_NOTIFY_REGISTRATION layout differs from the SDK's");
 static_assert(SOCK_NOTIFY_REGISTER_EVENT_IN == psn::register_event_in &&
-              SOCK_NOTIFY_REGISTER_EVENT_OUT == psn::register_event_out &&
-              SOCK_NOTIFY_REGISTER_EVENT_HANGUP == psn::register_event_hangup &&
-              SOCK_NOTIFY_EVENT_ERR == psn::event_err &&
-              SOCK_NOTIFY_EVENT_REMOVE == psn::event_remove &&
-              SOCK_NOTIFY_OP_ENABLE == psn::op_enable &&
-              SOCK_NOTIFY_OP_DISABLE == psn::op_disable &&
-              SOCK_NOTIFY_OP_REMOVE == psn::op_remove &&
-              SOCK_NOTIFY_TRIGGER_ONESHOT == psn::trigger_oneshot &&
-              SOCK_NOTIFY_TRIGGER_PERSISTENT == psn::trigger_persistent &&
-              SOCK_NOTIFY_TRIGGER_LEVEL == psn::trigger_level &&
-              SOCK_NOTIFY_TRIGGER_EDGE == psn::trigger_edge,
+                  SOCK_NOTIFY_REGISTER_EVENT_OUT == psn::register_event_out &&
+                  SOCK_NOTIFY_REGISTER_EVENT_HANGUP == psn::register_event_hangup &&
+                  SOCK_NOTIFY_EVENT_ERR == psn::event_err &&
+                  SOCK_NOTIFY_EVENT_REMOVE == psn::event_remove &&
+                  SOCK_NOTIFY_OP_ENABLE == psn::op_enable &&
+                  SOCK_NOTIFY_OP_DISABLE == psn::op_disable &&
+                  SOCK_NOTIFY_OP_REMOVE == psn::op_remove &&
+                  SOCK_NOTIFY_TRIGGER_ONESHOT == psn::trigger_oneshot &&
+                  SOCK_NOTIFY_TRIGGER_PERSISTENT == psn::trigger_persistent &&
+                  SOCK_NOTIFY_TRIGGER_LEVEL == psn::trigger_level &&
+                  SOCK_NOTIFY_TRIGGER_EDGE == psn::trigger_edge,
               "SOCK_NOTIFY_* values differ from the SDK's");
 #endif
 

@@ -38,7 +38,8 @@ public:
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns), so that an
   /// endpoint's protocol opens one of this library's sockets.
   /// @param p Asio's TCP protocol, for IPv4 or IPv6.
-  tcp(const boost::asio::ip::tcp& p) noexcept : boost::asio::ip::tcp(p) {} // NOLINT: implicit by design
+  tcp(const boost::asio::ip::tcp& p) noexcept
+      : boost::asio::ip::tcp(p) {} // NOLINT: implicit by design
 
   /// TCP over IPv4.
   /// @returns The protocol object for IPv4.

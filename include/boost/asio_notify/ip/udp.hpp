@@ -30,7 +30,8 @@ class udp : public boost::asio::ip::udp
 public:
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
   /// @param p Asio's UDP protocol, for IPv4 or IPv6.
-  udp(const boost::asio::ip::udp& p) noexcept : boost::asio::ip::udp(p) {} // NOLINT: implicit by design
+  udp(const boost::asio::ip::udp& p) noexcept
+      : boost::asio::ip::udp(p) {} // NOLINT: implicit by design
 
   /// UDP over IPv4.
   /// @returns The protocol object for IPv4.

@@ -16,7 +16,6 @@
 
 #include <boost/asio_notify/basic_socket.hpp>
 
-
 #include <type_traits>
 
 namespace boost {
@@ -53,7 +52,8 @@ namespace local {
     otherwise. */
 template <class Protocol, class Executor1, class Executor2>
 BOOST_ASIO_SYNC_OP_VOID connect_pair(basic_socket<Protocol, Executor1>& socket1,
-                                     basic_socket<Protocol, Executor2>& socket2, boost::system::error_code& ec)
+                                     basic_socket<Protocol, Executor2>& socket2,
+                                     boost::system::error_code& ec)
 {
   static_assert(detail::is_local_endpoint<typename Protocol::endpoint>::value,
                 "connect_pair makes UNIX domain sockets only: use "
@@ -61,7 +61,8 @@ BOOST_ASIO_SYNC_OP_VOID connect_pair(basic_socket<Protocol, Executor1>& socket1,
 
   const Protocol protocol;
   native_socket_type pair[2];
-  detail::socket_ops::socket_pair(protocol.family(), protocol.type(), protocol.protocol(), pair, ec);
+  detail::socket_ops::socket_pair(protocol.family(), protocol.type(), protocol.protocol(), pair,
+                                  ec);
   if (ec)
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   boost::system::error_code ignored;

@@ -16,7 +16,6 @@
 
 #include <boost/asio_notify/basic_datagram_socket.hpp>
 
-
 namespace boost {
 namespace asio_notify {
 namespace local {
@@ -41,7 +40,8 @@ public:
 
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
   /// @param p Asio's UNIX domain datagram protocol.
-  datagram_protocol(const boost::asio::local::datagram_protocol& p) noexcept // NOLINT: implicit by design
+  datagram_protocol(
+      const boost::asio::local::datagram_protocol& p) noexcept // NOLINT: implicit by design
       : boost::asio::local::datagram_protocol(p)
   {
   }

@@ -17,7 +17,6 @@
 #include <boost/asio_notify/basic_socket_acceptor.hpp>
 #include <boost/asio_notify/basic_stream_socket.hpp>
 
-
 namespace boost {
 namespace asio_notify {
 namespace local {
@@ -44,7 +43,8 @@ public:
 
   /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
   /// @param p Asio's UNIX domain stream protocol.
-  stream_protocol(const boost::asio::local::stream_protocol& p) noexcept // NOLINT: implicit by design
+  stream_protocol(
+      const boost::asio::local::stream_protocol& p) noexcept // NOLINT: implicit by design
       : boost::asio::local::stream_protocol(p)
   {
   }
