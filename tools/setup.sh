@@ -8,7 +8,7 @@ packages=(
   libboost1.81-dev libboost-test1.81-dev libboost1.81-tools-dev
   libssl-dev openssl libcurl4-openssl-dev curl wrk
   strace gnuplot-nox
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
   g++-mingw-w64-x86-64-posix wine64
 )
 
