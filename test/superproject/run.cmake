@@ -16,12 +16,7 @@
 #   consumer/                                             a program using Boost::asio_notify
 cmake_minimum_required(VERSION 3.16)
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
 # The folder holding boost/version.hpp among this build's Boost include directories.
 string(REPLACE "|" ";" candidates "${BOOST_INCLUDE}")
