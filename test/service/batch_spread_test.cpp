@@ -72,6 +72,21 @@ bool wait_until(const std::function<bool()>& done)
   return done();
 }
 
+/// The thread driver with `reactor_threads` reactor threads, on `trigger`.
+an::reactor_options thread_driver(an::trigger_strategy trigger, std::size_t reactor_threads = 1)
+{
+  an::reactor_options o;
+  o.driver = an::driver_kind::thread;
+  o.trigger = trigger;
+  o.threads = reactor_threads;
+  return o;
+}
+
+/// The triggers the thread driver is tested on: Microsoft's recommended one-shot level
+/// registrations and the persistent edge ones.
+constexpr an::trigger_strategy thread_driver_triggers[] = {an::trigger_strategy::oneshot_level,
+                                                           an::trigger_strategy::persistent_edge};
+
 void run_threads(asio::io_context& ioc, int n)
 {
   std::vector<std::thread> threads;
@@ -162,13 +177,9 @@ BOOST_AUTO_TEST_CASE(a_throwing_handler_loses_no_packet_of_its_batch)
 BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
 {
   for (const std::size_t reactor_threads : {std::size_t(1), std::size_t(4)})
-    for (const auto trigger :
-         {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+    for (const auto trigger : thread_driver_triggers)
     {
-      an::reactor_options o;
-      o.driver = an::driver_kind::thread;
-      o.trigger = trigger;
-      o.threads = reactor_threads;
+      const an::reactor_options o = thread_driver(trigger, reactor_threads);
       BOOST_TEST_CONTEXT(describe(o) << ", " << reactor_threads << " reactor threads")
       {
         asio::thread_pool pool(2);
@@ -207,13 +218,9 @@ BOOST_AUTO_TEST_CASE(reactor_threads_hand_batches_to_the_sockets_context)
 // thread is blocked; without that wait each would be a wake-up of its own.
 BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy)
 {
-  for (const auto trigger :
-       {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+  for (const auto trigger : thread_driver_triggers)
   {
-    an::reactor_options o;
-    o.driver = an::driver_kind::thread;
-    o.trigger = trigger;
-    o.threads = 1;
+    const an::reactor_options o = thread_driver(trigger);
     BOOST_TEST_CONTEXT(describe(o))
     {
       asio::io_context ioc(1);
@@ -253,13 +260,9 @@ BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy)
 BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
 {
   constexpr int round_trips = 2000;
-  for (const auto trigger :
-       {an::trigger_strategy::oneshot_level, an::trigger_strategy::persistent_edge})
+  for (const auto trigger : thread_driver_triggers)
   {
-    an::reactor_options o;
-    o.driver = an::driver_kind::thread;
-    o.trigger = trigger;
-    o.threads = 1;
+    const an::reactor_options o = thread_driver(trigger);
     BOOST_TEST_CONTEXT(describe(o))
     {
       asio::io_context ioc(1);
