@@ -135,17 +135,17 @@ struct reactor_core::impl final : packet_handler
   // Ends the registration of a socket being closed; the state is freed after `remove`.
   void end_registration(socket_state* s, bool registered)
   {
-    if (registered)
-    {
-      registered_sockets.fetch_sub(1, std::memory_order_relaxed);
-      registration r;
-      r.socket = s->socket;
-      r.key = s;
-      r.operation = operation::remove;
-      if (!the_port.apply(r))
-        return; // the `remove` packet retires the state
-    }
-    reclaimer.retire(s); // no registration: no packet can name this state any more
+    if (!registered)
+      return free_state(s); // no packet has ever named this state
+    registered_sockets.fetch_sub(1, std::memory_order_relaxed);
+    registration r;
+    r.socket = s->socket;
+    r.key = s;
+    r.operation = operation::remove;
+    if (!the_port.apply(r))
+      return; // the `remove` packet retires the state
+    // No `remove` will come, but packets dequeued before may still name the state.
+    reclaimer.retire(s);
   }
 
   native_socket_type detach(socket_state*& s)
@@ -342,6 +342,7 @@ reactor_statistics reactor_core::statistics() const noexcept
   s.packets_handed_over = impl_->packets_handed_over.load(std::memory_order_relaxed);
   s.io_thread_looks = impl_->io_thread_looks.load(std::memory_order_relaxed);
   s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
+  s.closed_states_pending = impl_->reclaimer.waiting();
   return s;
 }
 

@@ -328,7 +328,7 @@ private:
     {
       const std::uint64_t round = handler_.begin_round();
       boost::system::error_code ec;
-      std::size_t n = port_.dequeue(buffer, port::infinite, ec);
+      std::size_t n = port_.dequeue(buffer, round_limit, ec);
       if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
         n +=
             port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
@@ -378,6 +378,15 @@ private:
       port_.post(&exit_key_, 0); // the reactor threads' exit: theirs to see
     perform_dequeued(handler_, io, round, io_thread_target_);
   }
+
+  // A reactor thread's round stays open while it waits in the port, and a closed socket's
+  // state is freed only once every round that may see its packets has ended
+  // (state_reclaimer.hpp). A wait without end would keep those states for as long as its
+  // thread gets no packet: a completion port wakes its most recent waiter, so one of several
+  // reactor threads may sleep for hours while another takes every packet (and io threads
+  // that look into the port take packets too). So a wait ends after this long, and its round
+  // with it: closed sockets' states are freed within about two of these.
+  static constexpr std::chrono::milliseconds round_limit{1000};
 
   port& port_;
   packet_handler& handler_;

@@ -11,7 +11,9 @@
 
 #include "support/reactor_configs.hpp"
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/write.hpp>
@@ -313,4 +315,36 @@ BOOST_AUTO_TEST_CASE(the_default_number_of_reactor_threads_follows_the_cores)
   BOOST_TEST(n <= 4u);
   BOOST_TEST(n == (cores < 16 ? 1u : std::min<std::size_t>(cores / 8, 4)));
   BOOST_TEST(an::reactor_options().threads == n);
+}
+
+// A closed socket's state is freed although no packet comes after its `remove`: the state
+// waits for every reactor thread's round, and of four reactor threads one takes the
+// `remove` while three wait on. A reactor thread's wait ends within about a second, and
+// the round that kept the state with it.
+BOOST_AUTO_TEST_CASE(closed_sockets_states_are_freed_while_no_packet_comes)
+{
+  for (const auto trigger : thread_driver_triggers)
+  {
+    const an::reactor_options o = thread_driver(trigger, 4);
+    BOOST_TEST_CONTEXT(describe(o))
+    {
+      asio::io_context ioc(1);
+      an::reactor& r = install(ioc, o);
+      auto work = asio::make_work_guard(ioc);
+      std::thread io([&] { ioc.run_for(2 * patience); });
+      {
+        connected_pair p(ioc);
+        std::atomic<bool> readable{false};
+        p.b.async_wait(tcp::socket::wait_read, [&](error_code) { readable = true; });
+        asio::write(p.a, asio::buffer("x", 1));
+        BOOST_TEST(wait_until([&] { return readable.load(); })); // p.b is registered
+        asio::post(ioc, [&] { p.b.close(); });
+        BOOST_TEST(wait_until([&] { return r.statistics().registered_sockets == 0; }));
+      }
+      BOOST_TEST(wait_until([&] { return r.statistics().closed_states_pending == 0; }));
+      work.reset();
+      ioc.stop();
+      io.join();
+    }
+  }
 }

@@ -170,6 +170,10 @@ struct reactor_statistics
   /// `packets_dequeued`, not in `packets_handed_over`). Zero with the inline drivers.
   std::uint64_t io_thread_looks = 0;
   std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
+  /// Closed sockets whose reactor state is not freed yet: it is kept until every thread
+  /// that may still hold a packet naming it has dequeued again (the thread driver's reactor
+  /// threads do within about a second, even while no packet comes).
+  std::uint64_t closed_states_pending = 0;
 };
 
 /** The notify reactor: an execution context service that runs the readiness and the
