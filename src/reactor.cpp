@@ -383,6 +383,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
   // (completion_mode::immediate); `done`: what a failed registration update aborts.
   op_queue finished;
   op_queue done;
+  bool queued = false;
   if (!s || impl_->shut_down.load(std::memory_order_relaxed))
   {
     if (!s)
@@ -406,13 +407,18 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
       finished.push(op);
     else
     {
+      op->queued();
       s->ops[type].push(op);
       impl_->update_registration(*s, done);
+      queued = true;
     }
   }
   complete_immediately(finished);
   impl_->complete(done, completion_mode::post);
-  if (impl_->driver_ready.load(std::memory_order_acquire))
+  // Only a queued operation tells the driver: its tracked work is what keeps the context's
+  // count above zero while an inline driver's first wait takes its own back. An operation
+  // whose handler an immediate executor has already run leaves nothing counted.
+  if (queued && impl_->driver_ready.load(std::memory_order_acquire))
     impl_->driver->operation_queued();
 }
 

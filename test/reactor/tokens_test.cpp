@@ -718,6 +718,30 @@ BOOST_AUTO_TEST_CASE(immediate_executor_runs_immediate_completions)
     asio::write(fresh.client, asio::buffer("late", 4)); // only now is there data
   }));
 }
+
+// The first operation of a fresh io_context, finished and its handler run by its immediate
+// executor inside the initiating function, leaves nothing behind: the context is not
+// stopped, and a later run() performs what is started next (an inline driver that armed its
+// first wait then would have taken the context's last count of work back, and stopped it).
+BOOST_AUTO_TEST_CASE(immediate_completion_first_leaves_the_context_running)
+{
+  asio::io_context ioc;
+  tcp_pair p = make_tcp_pair(ioc);
+  bool wrote = false;
+  p.client.async_write_some(
+      asio::buffer("w", 1),
+      asio::bind_immediate_executor(asio::system_executor(),
+                                    [&](error_code ec, std::size_t n) { wrote = !ec && n == 1; }));
+  BOOST_TEST(wrote);
+  BOOST_TEST(!ioc.stopped());
+  char c = 0;
+  op_result read;
+  p.server.async_read_some(asio::buffer(&c, 1), capture(read));
+  ioc.run_for(std::chrono::seconds(10)); // returns once the read has completed
+  BOOST_TEST(read.done());
+  CHECK_OK(read.ec);
+  BOOST_TEST(c == 'w');
+}
 #endif
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -101,6 +101,8 @@ private:
   static void do_complete(reactor_op* base, completion_mode mode)
   {
     auto* op = static_cast<handler_op*>(base);
+    if (mode == completion_mode::queued)
+      return op->work_.count_queued();
     if (mode == completion_mode::destroy)
       return discard(op);
     // The work moves out first: the handler may run (and free the operation) inside

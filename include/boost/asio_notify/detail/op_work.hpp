@@ -25,9 +25,9 @@
 #include <boost/asio/prefer.hpp>
 #include <boost/asio/recycling_allocator.hpp>
 
-#include <optional>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace boost {
 namespace asio_notify {
@@ -98,8 +98,9 @@ private:
 /** Outstanding work on the I/O executor and on the handler's executor while an operation
     is pending, as Asio's own operations keep it, and the executor its handler runs on.
     The common case, a handler without an executor of its own on an io_context's executor,
-    costs one tracked io_context executor (a pointer): a type-erased executor is 56 bytes
-    and copying one with `prefer` is an indirect call. */
+    costs one io_context executor (a pointer): a type-erased executor is 56 bytes and
+    copying one with `prefer` is an indirect call. An io_context counts the operation as
+    work only once it is queued (`count_queued`), as Asio's reactor counts its own. */
 template <class Handler, class IoExecutor>
 class op_work
 {
@@ -111,8 +112,7 @@ public:
     const auto* context_ex = io_context_executor(io);
     if constexpr (may_hold_io_context_executor)
       if (context_ex)
-        context_.emplace(
-            boost::asio::prefer(*context_ex, boost::asio::execution::outstanding_work.tracked));
+        context_.template emplace<uncounted_context>(*context_ex);
     if (!context_ex)
       io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
     handler_executor ex = boost::asio::get_associated_executor(h, io);
@@ -132,6 +132,18 @@ public:
       schedule_on(*handler_, std::forward<Function>(f), mode);
     else
       schedule_on_io(std::forward<Function>(f), mode);
+  }
+
+  /// The operation waits in the reactor's queue now: from here on an io_context counts it
+  /// as work. Not before: an operation that finishes inside its initiating function, its
+  /// handler run there by an immediate executor, leaves the count as it found it (taking
+  /// back the last count stops an io_context, even one that has not run yet).
+  void count_queued()
+  {
+    if constexpr (may_hold_io_context_executor)
+      if (const auto* ex = std::get_if<uncounted_context>(&context_))
+        context_.template emplace<counted_context>(boost::asio::prefer(
+            uncounted_context(*ex), boost::asio::execution::outstanding_work.tracked));
   }
 
 #if BOOST_ASIO_VERSION >= 102800 // Boost 1.82: associated immediate executors
@@ -162,11 +174,12 @@ private:
     return ex == io;
   }
 
-  using context_executor = tracked_executor_t<boost::asio::io_context::executor_type>;
+  using uncounted_context = boost::asio::io_context::executor_type;
+  using counted_context = tracked_executor_t<uncounted_context>;
 
   // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
-  // other executors (a strand, a user's own) the member below is not even declared: an
-  // optional that is never engaged still makes GCC's -O2 flow analysis warn
+  // other executors (a strand, a user's own) the member below is not even declared: one
+  // that never holds an executor still made GCC's -O2 flow analysis warn
   // (-Wmaybe-uninitialized) about reading its payload in the destructor.
   static constexpr bool may_hold_io_context_executor =
       std::is_same_v<IoExecutor, boost::asio::io_context::executor_type> ||
@@ -174,6 +187,7 @@ private:
   struct no_context_executor
   {
   };
+  using context_variant = std::variant<std::monostate, uncounted_context, counted_context>;
   using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
   using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
 
@@ -190,7 +204,12 @@ private:
     if (io_)
       use(*io_);
     else if constexpr (may_hold_io_context_executor)
-      use(*context_);
+    {
+      if (const auto* counted = std::get_if<counted_context>(&context_))
+        use(*counted);
+      else
+        use(std::get<uncounted_context>(context_));
+    }
   }
 
   template <class Executor, class Function>
@@ -204,9 +223,7 @@ private:
       boost::asio::post(ex, std::forward<Function>(f));
   }
 
-  std::conditional_t<may_hold_io_context_executor, std::optional<context_executor>,
-                     no_context_executor>
-      context_;
+  std::conditional_t<may_hold_io_context_executor, context_variant, no_context_executor> context_;
   io_box io_;
   handler_box handler_;
 };

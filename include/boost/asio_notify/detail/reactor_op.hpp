@@ -37,7 +37,9 @@ enum class completion_mode
   immediate, // the operation finished inside its initiating function: the handler goes
              // through its associated immediate executor (Boost 1.82+; a post by default,
              // and before 1.82 always a post), as Asio's own immediate completions do
-  destroy    // the reactor is shutting down: destroy the handler without invoking it
+  destroy,   // the reactor is shutting down: destroy the handler without invoking it
+  queued     // not a completion: the operation now waits in the reactor's queue, and its
+             // io_context counts it as work from here on (see reactor_op::queued)
 };
 
 /// What the reactor tells an operation's attempt at its system call, and learns from it.
@@ -61,6 +63,12 @@ public:
 
   /// Schedule the handler with `ec_` and `bytes_` (or destroy it), then free the operation.
   void complete(completion_mode mode) { complete_(this, mode); }
+
+  /// The operation is queued to wait for readiness: its io_context counts it as work from
+  /// now on, as Asio's reactor counts the operations it queues (and not those that finish
+  /// inside their initiating functions). Through the completion function, which knows the
+  /// operation's type, so that no operation carries another function pointer.
+  void queued() { complete_(this, completion_mode::queued); }
 
   reactor_op* next_ = nullptr;             // intrusive queue link
   const void* cancellation_key_ = nullptr; // the slot's canceller, when one is installed
