@@ -344,12 +344,20 @@ BOOST_AUTO_TEST_CASE(async_accept_forms)
   CHECK_OK(r.ec);
   BOOST_TEST(buf[0] == 'o');
 
-  // Into an already open socket: already_open reaches the handler.
+  // Into an already open socket: already_open reaches the handler at once, even while
+  // another accept waits for a connection that never comes (not behind it).
+  tcp::socket waiting_peer(ioc);
+  op_result waiting;
+  a.async_accept(waiting_peer, capture(waiting));
   tcp::socket open(ioc, tcp::v4());
   op_result ao;
   a.async_accept(open, capture(ao));
   BOOST_TEST(run_until_done(ioc, ao));
   CHECK_EC(ao.ec, asio::error::already_open);
+  BOOST_TEST(!waiting.done());
+  a.cancel();
+  BOOST_TEST(run_until_done(ioc, waiting));
+  CHECK_EC(waiting.ec, asio::error::operation_aborted);
 
   drain(ioc);
   drain(other);

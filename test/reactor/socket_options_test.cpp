@@ -232,6 +232,24 @@ extern "C" int accept(int fd, sockaddr* addr, socklen_t* len) { return accept4(f
 
 namespace {
 
+std::atomic<int> socket_type_failures_left{0};
+
+} // namespace
+
+// While armed, asking a socket for its type (SO_TYPE, which this library's `assign` does to
+// check what it is given, an accepted socket too) fails with ENOBUFS.
+extern "C" int getsockopt(int fd, int level, int name, void* value, socklen_t* len)
+{
+  if (level == SOL_SOCKET && name == SO_TYPE && socket_type_failures_left.fetch_sub(1) > 0)
+  {
+    errno = ENOBUFS;
+    return -1;
+  }
+  return static_cast<int>(::syscall(SYS_getsockopt, fd, level, name, value, len));
+}
+
+namespace {
+
 /// A listening acceptor with enable_connection_aborted set as asked, and its clients.
 struct listener
 {
@@ -270,6 +288,36 @@ error_code errno_error(int value) { return error_code(value, asio::error::get_sy
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(socket_options_injected)
+
+// A connection accepted into a socket that cannot take it (here its type cannot be checked)
+// is reported as the failure it is, and closed; it is not passed off as a closed socket
+// accepted without error. Asio does not check the type, so only this library is judged.
+BOOST_AUTO_TEST_CASE(sync_accept_reports_a_socket_it_cannot_take)
+{
+  if (!notify_backend)
+    return;
+  listener l(false);
+  char c = 0;
+  error_code ec;
+  tcp::socket client = l.connect();
+  tcp::socket into(l.ioc);
+  socket_type_failures_left = 1;
+  l.acceptor.accept(into, ec);
+  CHECK_EC(ec, errno_error(ENOBUFS));
+  BOOST_TEST(!into.is_open());
+  client.read_some(asio::buffer(&c, 1), ec);
+  CHECK_EC(ec, asio::error::eof);
+
+  // The form that returns the accepted socket.
+  tcp::socket client_too = l.connect();
+  socket_type_failures_left = 1;
+  tcp::socket made = l.acceptor.accept(ec);
+  CHECK_EC(ec, errno_error(ENOBUFS));
+  BOOST_TEST(!made.is_open());
+  client_too.read_some(asio::buffer(&c, 1), ec);
+  CHECK_EC(ec, asio::error::eof);
+  BOOST_TEST(socket_type_failures_left <= 0);
+}
 
 BOOST_DATA_TEST_CASE(sync_accept_takes_the_next_connection_by_default, aborted_errors, error)
 {

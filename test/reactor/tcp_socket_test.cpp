@@ -620,6 +620,20 @@ BOOST_AUTO_TEST_CASE(destructor_closes_gracefully_despite_linger)
   CHECK_EC(ec, asio::error::eof);
 }
 
+// A socket overwritten by a move assignment is closed as the destructor closes it.
+BOOST_AUTO_TEST_CASE(move_assignment_closes_gracefully_despite_linger)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  p.client.set_option(asio::socket_base::linger(true, 0));
+  p.client = tcp::socket(ioc);
+  BOOST_TEST(!p.client.is_open());
+  char buf[8];
+  error_code ec;
+  p.server.read_some(asio::buffer(buf), ec);
+  CHECK_EC(ec, asio::error::eof);
+}
+
 // ---- endpoints, options, modes --------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(local_and_remote_endpoints)

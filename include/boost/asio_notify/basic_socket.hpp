@@ -446,8 +446,9 @@ public:
   /// operations, which go on; the other object is left closed.
   basic_socket(basic_socket&&) noexcept = default;
 
-  /// Move-assign: close this socket (its pending operations complete with
-  /// `operation_aborted`), then take over the other one as the move constructor does.
+  /// Move-assign: close this socket as the destructor does (its pending operations complete
+  /// with `operation_aborted`; a `linger` the program set is turned off first), then take
+  /// over the other one as the move constructor does.
   basic_socket& operator=(basic_socket&&) noexcept = default;
 
   /** Destroy the socket, closing it: pending asynchronous operations complete with

@@ -872,7 +872,7 @@ private:
       return;
     }
     native_handle_type s = accept_native(peer_endpoint, ec);
-    detail::assign_accepted<Socket, Protocol>{&peer, this->protocol_}(ec, s);
+    ec = std::get<0>(detail::assign_accepted<Socket, Protocol>{&peer, this->protocol_}(ec, s));
   }
 
   template <class Executor1>
@@ -880,8 +880,10 @@ private:
                                       boost::system::error_code& ec)
   {
     native_handle_type s = accept_native(peer_endpoint, ec);
-    return std::get<1>(
-        detail::make_accepted<peer_socket_t<Executor1>, Protocol>{ex, this->protocol_}(ec, s));
+    auto accepted =
+        detail::make_accepted<peer_socket_t<Executor1>, Protocol>{ex, this->protocol_}(ec, s);
+    ec = std::get<0>(accepted);
+    return std::move(std::get<1>(accepted));
   }
 
   template <class Socket, class Token>

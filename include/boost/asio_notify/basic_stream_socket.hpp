@@ -94,8 +94,9 @@ public:
   /// operations, which go on; `other` is left closed.
   basic_stream_socket(basic_stream_socket&& other) noexcept = default;
 
-  /// Move-assign: close this socket (its pending operations complete with
-  /// `operation_aborted`), then take over `other` as the move constructor does.
+  /// Move-assign: close this socket as the destructor does (its pending operations complete
+  /// with `operation_aborted`; a `linger` the program set is turned off first), then take
+  /// over `other` as the move constructor does.
   basic_stream_socket& operator=(basic_stream_socket&& other) noexcept = default;
 
   /// Move-construct from a socket of another executor type, or of another protocol

@@ -113,6 +113,21 @@ struct unless_failed
   }
 };
 
+/// The error an operation has before it starts: it completes with it at once, not queued
+/// behind the socket's other operations (an `async_accept` into an open socket while
+/// another accept waits for a connection), as Asio's does.
+template <class Performer>
+boost::system::error_code error_before_start(const Performer&) noexcept
+{
+  return {};
+}
+
+template <class Performer>
+boost::system::error_code error_before_start(const unless_failed<Performer>& p) noexcept
+{
+  return p.error;
+}
+
 /// Results `(ec, bytes_transferred)` shared by the data transfer performers.
 struct transfer_results
 {

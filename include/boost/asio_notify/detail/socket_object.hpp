@@ -110,7 +110,9 @@ protected:
     template <class Handler, class Performer>
     void operator()(Handler&& handler, op_type type, Performer perf) const
     {
-      const boost::system::error_code not_ready = self_->enter_async_mode();
+      boost::system::error_code not_ready = error_before_start(perf);
+      if (!not_ready)
+        not_ready = self_->enter_async_mode();
       start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
                       self_->executor_, std::move(perf), not_ready);
     }
@@ -474,8 +476,7 @@ protected:
   {
     if (this != &other)
     {
-      boost::system::error_code ignored;
-      close(ignored);
+      close_as_destroyed();
       executor_ = other.executor_;
       core_ = other.core_;
       protocol_ = other.protocol_;
@@ -488,10 +489,15 @@ protected:
   /// Closes the socket without lingering, as Asio's destructor does: a `linger` the user set
   /// is turned off first, so destruction neither blocks nor resets the connection (an
   /// explicit `close()` honours it).
-  ~socket_object()
+  ~socket_object() { close_as_destroyed(); }
+
+  /// Closes the socket as Asio closes one it destroys or overwrites by a move: a linger the
+  /// user set is turned off first, so that the close neither blocks nor resets the
+  /// connection; errors are ignored.
+  void close_as_destroyed() noexcept
   {
     boost::system::error_code ignored;
-    if (own_.user_set_linger)
+    if (state_ && own_.user_set_linger)
     {
       const linger off(false, 0);
       const protocol_type& protocol = *protocol_;
@@ -499,6 +505,7 @@ protected:
                              off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
+    own_ = socket_object_state();
   }
 
   /// True when open; otherwise sets `bad_descriptor`.
