@@ -338,8 +338,13 @@ BOOST_AUTO_TEST_CASE(closed_sockets_states_are_freed_while_no_packet_comes)
         p.b.async_wait(tcp::socket::wait_read, [&](error_code) { readable = true; });
         asio::write(p.a, asio::buffer("x", 1));
         BOOST_TEST(wait_until([&] { return readable.load(); })); // p.b is registered
-        asio::post(ioc, [&] { p.b.close(); });
-        BOOST_TEST(wait_until([&] { return r.statistics().registered_sockets == 0; }));
+        std::atomic<bool> closed{false}; // orders the close before p's destruction here
+        asio::post(ioc, [&] {
+          p.b.close();
+          closed = true;
+        });
+        BOOST_TEST(wait_until([&] { return closed.load(); }));
+        BOOST_TEST(r.statistics().registered_sockets == 0u);
       }
       BOOST_TEST(wait_until([&] { return r.statistics().closed_states_pending == 0; }));
       work.reset();
