@@ -137,10 +137,12 @@ public:
       e->used = false;
   }
 
+  // Never destroyed: a port, and sockets registered with it, may outlive the statics (an
+  // io_context with a global's lifetime closes its sockets after main returns).
   static socket_owners& instance()
   {
-    static socket_owners owners;
-    return owners;
+    static socket_owners* owners = new socket_owners;
+    return *owners;
   }
 
 private:
@@ -501,20 +503,28 @@ public:
       {
         std::lock_guard<std::mutex> lock(mutex);
         bool wakeup = false;
+        std::size_t translated = 0;
         for (int i = 0; i < got; ++i)
         {
           if (evs[i].data.u64 == wakeup_tag)
             wakeup = true;
           else if (translate(evs[i], out[n]))
+          {
             ++n;
+            ++translated;
+          }
         }
+        // The kernel's events that became no packet (the queued packets taken below are
+        // not the kernel's: counting them would make this wrap around).
+        dropped += static_cast<std::size_t>(got) - translated - (wakeup ? 1 : 0);
         if (wakeup) // after the kernel's events, which were given room for
           n += take_queued(out + n, capacity - n);
         // Each registration drops at most one event before it is parked, disarmed or out
-        // of epoll; only a closed descriptor's stale events can come back.
-        budget = registrations + 1;
+        // of epoll; a batch's worth more are events of sockets removed while this thread
+        // waited for the lock (gone from epoll, they do not come back). Only a closed
+        // descriptor's stale events can come back beyond that.
+        budget = registrations + static_cast<std::size_t>(max) + 1;
       }
-      dropped += static_cast<std::size_t>(got) - (n - before);
       // A poll that does not wait returns fewer packets than asked only when nothing more
       // was ready (the inline driver relies on it): when epoll filled the batch, or
       // dropped events (stale, parked, disabled) took the place of ready ones, poll again.
