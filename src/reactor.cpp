@@ -148,20 +148,26 @@ struct reactor_core::impl final : packet_handler
     reclaimer.retire(s);
   }
 
-  native_socket_type detach(socket_state*& s)
+  // Takes the socket out of the reactor. `handing_back`: the socket stays open for the
+  // program (release), so it is left as the program gave it (no TCP_INQ of ours).
+  native_socket_type detach(socket_state*& s, bool handing_back)
   {
     op_queue aborted;
     bool registered;
+    bool hinted;
     {
       std::lock_guard<std::mutex> lock(s->mutex);
       s->closed = true;
       abort_all(*s, aborted, boost::asio::error::operation_aborted);
       registered = s->registered;
+      hinted = s->drained_hint;
     }
     complete(aborted, completion_mode::post);
     const native_socket_type fd = s->socket;
     end_registration(s, registered);
     s = nullptr;
+    if (handing_back && hinted)
+      socket_ops::set_drained_hint(fd, false);
     return fd;
   }
 
@@ -189,7 +195,7 @@ struct reactor_core::impl final : packet_handler
     if (!s.registered)
     {
       registered_sockets.fetch_add(1, std::memory_order_relaxed);
-      s.drained_hint = socket_ops::enable_drained_hint(s.socket);
+      s.drained_hint = socket_ops::set_drained_hint(s.socket, true);
     }
     s.registered = true;
     s.armed = r.filter;
@@ -331,7 +337,11 @@ reactor_core::~reactor_core() = default;
 
 void reactor_core::shutdown() { impl_->shutdown(); }
 
-const reactor_options& reactor_core::options() const noexcept { return impl_->options; }
+reactor_options reactor_core::options() const
+{
+  std::lock_guard<std::mutex> lock(impl_->driver_mutex); // attach() settles the driver under it
+  return impl_->options;
+}
 
 reactor_statistics reactor_core::statistics() const noexcept
 {
@@ -353,7 +363,7 @@ void reactor_core::close(socket_state*& s, error_code& ec)
   ec = {};
   if (!s)
     return;
-  const native_socket_type fd = impl_->detach(s);
+  const native_socket_type fd = impl_->detach(s, false);
   socket_ops::close(fd, ec);
 }
 
@@ -365,7 +375,7 @@ native_socket_type reactor_core::release(socket_state*& s, error_code& ec)
     return socket_ops::invalid_socket;
   }
   ec = {};
-  return impl_->detach(s);
+  return impl_->detach(s, true);
 }
 
 // Completes the one operation `finished` may hold as the head of a completion (not through

@@ -162,7 +162,7 @@ reactor::~reactor() = default;
 
 void reactor::shutdown() { core_->shutdown(); }
 
-const reactor_options& reactor::options() const noexcept { return core_->options(); }
+reactor_options reactor::options() const { return core_->options(); }
 
 reactor_statistics reactor::statistics() const noexcept { return core_->statistics(); }
 

@@ -230,13 +230,14 @@ bool aborted_before_accept(const error_code& ec) noexcept
          ec == error_code(EPROTO, boost::asio::error::get_system_category());
 }
 
-bool enable_drained_hint(native_socket_type s)
+bool set_drained_hint(native_socket_type s, bool on)
 {
 #if defined(TCP_INQ)
-  const int on = 1;
-  return ::setsockopt(s, IPPROTO_TCP, TCP_INQ, &on, sizeof(on)) == 0;
+  const int value = on ? 1 : 0;
+  return ::setsockopt(s, IPPROTO_TCP, TCP_INQ, &value, sizeof(value)) == 0;
 #else
   (void)s;
+  (void)on;
   return false;
 #endif
 }

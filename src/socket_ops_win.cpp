@@ -297,7 +297,7 @@ bool aborted_before_accept(const error_code& ec) noexcept
   return ec == boost::asio::error::connection_aborted;
 }
 
-bool enable_drained_hint(native_socket_type) { return false; } // Winsock has no TCP_INQ
+bool set_drained_hint(native_socket_type, bool) { return false; } // Winsock has no TCP_INQ
 
 std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, message_flags flags,
                  error_code& ec, bool* drained)

@@ -14,7 +14,11 @@
 #include <vector>
 
 #if !defined(_WIN32)
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #endif
 
 namespace {
@@ -905,6 +909,29 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
   CHECK_OK(ec);
   BOOST_TEST(third.native_handle() == fd);
 }
+
+#if defined(TCP_INQ)
+// A released socket is handed back as the program gave it: the TCP_INQ the reactor turns on
+// for its reads (Linux) is off again, so the program's own recvmsg gets no control message
+// it did not ask for.
+BOOST_AUTO_TEST_CASE(release_hands_back_the_socket_without_tcp_inq)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  char buf[8] = {};
+  op_result r;
+  p.client.async_read_some(asio::buffer(buf), capture(r)); // registers the socket
+  asio::write(p.server, asio::buffer("x", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  const native_socket fd = p.client.release();
+  int inq = -1;
+  socklen_t len = sizeof(inq);
+  BOOST_TEST(::getsockopt(fd, IPPROTO_TCP, TCP_INQ, &inq, &len) == 0);
+  BOOST_TEST(inq == 0);
+  ::close(fd);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(release_with_pending_operations)
 {

@@ -174,6 +174,31 @@ BOOST_AUTO_TEST_CASE(inline_driver_needs_an_io_context)
   pool.join();
 }
 
+// options() may be read from any thread, also while the first socket settles the driver
+// (here it falls back, rewriting the driver it says): ThreadSanitizer checks the reads.
+BOOST_AUTO_TEST_CASE(options_are_read_safely_while_the_driver_settles)
+{
+  asio::thread_pool pool(1);
+  an::reactor_options o;
+  o.driver = an::driver_kind::inline_driver;
+  auto& r = asio::make_service<an::reactor>(pool, o);
+  std::atomic<bool> stop{false};
+  std::atomic<int> thread_seen{0};
+  std::thread reader([&] {
+    while (!stop.load())
+      if (r.options().driver == an::driver_kind::thread)
+        ++thread_seen;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(5)); // the reader is reading
+  tcp::socket s(pool.get_executor());
+  while (thread_seen.load() == 0)
+    std::this_thread::yield(); // it has seen the driver that runs
+  stop = true;
+  reader.join();
+  BOOST_TEST((r.options().driver == an::driver_kind::thread));
+  pool.join();
+}
+
 namespace {
 
 // The driver this build gives a user who asks for nothing: the fast inline driver on every

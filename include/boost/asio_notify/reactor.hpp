@@ -229,10 +229,11 @@ public:
   /// Destroys the reactor; the context has shut it down already.
   BOOST_ASIO_NOTIFY_DECL ~reactor() override;
 
-  /// The options the reactor runs with. The driver is the one that runs, which differs
-  /// from the one asked for where the context cannot host it (see `driver_kind`); it is
-  /// final once the first socket of the context has been created.
-  BOOST_ASIO_NOTIFY_DECL const reactor_options& options() const noexcept;
+  /// The options the reactor runs with (a copy: callable from any thread, also while the
+  /// first socket settles the driver). The driver is the one that runs, which differs from
+  /// the one asked for where the context cannot host it (see `driver_kind`); it is final
+  /// once the first socket of the context has been created.
+  BOOST_ASIO_NOTIFY_DECL reactor_options options() const;
 
   /// A snapshot of the reactor's counters; callable from any thread.
   BOOST_ASIO_NOTIFY_DECL reactor_statistics statistics() const noexcept;

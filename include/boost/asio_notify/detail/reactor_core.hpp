@@ -39,7 +39,7 @@ public:
   /// Stop the driver and destroy every pending operation without invoking it.
   BOOST_ASIO_NOTIFY_DECL void shutdown();
 
-  BOOST_ASIO_NOTIFY_DECL const reactor_options& options() const noexcept;
+  BOOST_ASIO_NOTIFY_DECL reactor_options options() const;
   BOOST_ASIO_NOTIFY_DECL reactor_statistics statistics() const noexcept;
 
   /// Called by every I/O object with its executor: the first one starts the driver

@@ -123,11 +123,12 @@ inline bool accept_next_instead(const boost::system::error_code& ec, bool report
 }
 
 /// Ask a stream socket to tell, with every read, whether the read left data behind
-/// (Linux's TCP_INQ). False where it cannot (other protocols, other systems).
-BOOST_ASIO_NOTIFY_DECL bool enable_drained_hint(native_socket_type s);
+/// (Linux's TCP_INQ), or (`on` false) to stop. False where it cannot (other protocols,
+/// other systems).
+BOOST_ASIO_NOTIFY_DECL bool set_drained_hint(native_socket_type s, bool on);
 
 /// Scatter/gather I/O; return the bytes transferred (0 with `ec` set on failure).
-/// With `drained` (a socket with enable_drained_hint), `*drained` tells whether a
+/// With `drained` (a socket with set_drained_hint), `*drained` tells whether a
 /// successful read found nothing left to read after it; it stays false when unsure.
 BOOST_ASIO_NOTIFY_DECL std::size_t recv(native_socket_type s, native_buffer* bufs,
                                         std::size_t count, message_flags flags,
