@@ -10,6 +10,7 @@
 #include "helpers.hpp"
 
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -149,6 +150,50 @@ BOOST_AUTO_TEST_CASE(emit_none_and_unrelated_signals_do_not_cancel)
   drain(ioc);
   BOOST_TEST(r1.calls == 1);
   BOOST_TEST(r2.calls == 1);
+}
+
+namespace {
+
+/// A cancellation slot that cannot take a handler: out of memory whenever one is installed.
+struct full_slot
+{
+  bool is_connected() const noexcept { return true; }
+
+  template <class CancellationHandler, class... Args>
+  CancellationHandler& emplace(Args&&...)
+  {
+    throw std::bad_alloc();
+  }
+};
+
+} // namespace
+
+// A canceller the slot cannot take fails the initiating function with the slot's exception;
+// the operation is freed and its handler destroyed without being invoked, as with Asio.
+BOOST_AUTO_TEST_CASE(slot_that_cannot_take_the_canceller_frees_the_operation)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  char buf[4];
+  op_result r;
+  allocation_counters counters;
+  BOOST_CHECK_THROW(
+      p.server.async_read_some(
+          asio::buffer(buf),
+          asio::bind_cancellation_slot(
+              full_slot{}, asio::bind_allocator(counting_allocator<void>(counters), capture(r)))),
+      std::bad_alloc);
+  BOOST_TEST(counters.allocations >= 1);
+  BOOST_TEST(counters.allocations == counters.deallocations);
+  drain(ioc);
+  BOOST_TEST(!r.done());
+
+  // The socket goes on working.
+  op_result next;
+  p.server.async_read_some(asio::buffer(buf), capture(next));
+  asio::write(p.client, asio::buffer("x", 1));
+  BOOST_TEST(run_until_done(ioc, next));
+  CHECK_OK(next.ec);
 }
 
 BOOST_AUTO_TEST_CASE(emit_after_completion_has_no_effect)

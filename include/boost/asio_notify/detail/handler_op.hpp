@@ -188,7 +188,17 @@ void start_operation(reactor_core& core, socket_state* const& state, op_type typ
   reactor_op* op =
       handler_op<Performer, handler_type, IoExecutor>::create(std::move(h), io, std::move(perf));
   if (slot.is_connected())
-    op->cancellation_key_ = &slot.template emplace<op_canceller>(core, state, type);
+  {
+    try
+    {
+      op->cancellation_key_ = &slot.template emplace<op_canceller>(core, state, type);
+    }
+    catch (...) // out of memory for the canceller: the operation goes, its handler unrun
+    {
+      op->complete(completion_mode::destroy);
+      throw;
+    }
+  }
   core.start_op(state, type, op, not_ready);
 }
 
