@@ -172,8 +172,29 @@ inline unique_socket make_listener()
 inline void connect_blocking(socket_t client, socket_t listener)
 {
   const sockaddr_in a = local_address(listener);
-  if (::connect(client, reinterpret_cast<const sockaddr*>(&a), sizeof(a)) != 0)
-    fail("connect");
+  if (::connect(client, reinterpret_cast<const sockaddr*>(&a), sizeof(a)) == 0)
+    return;
+#if !defined(_WIN32)
+  // Interrupted by a signal (libFuzzer's timers, say), the connect goes on by itself: wait
+  // for it to finish and take its result.
+  if (errno == EINTR)
+  {
+    pollfd pfd{};
+    pfd.fd = client;
+    pfd.events = POLLOUT;
+    int ready;
+    do
+      ready = ::poll(&pfd, 1, 5000);
+    while (ready < 0 && errno == EINTR);
+    int error = 0;
+    socklen_t len = sizeof(error);
+    if (ready == 1 && ::getsockopt(client, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0)
+      return;
+    if (error != 0)
+      errno = error;
+  }
+#endif
+  fail("connect");
 }
 
 /// Accepts one pending connection (waiting up to 5 s for it).
@@ -265,7 +286,11 @@ inline bool wait_readable(socket_t s, std::chrono::milliseconds timeout = std::c
   pollfd pfd{};
   pfd.fd = s;
   pfd.events = POLLIN;
-  return ::poll(&pfd, 1, static_cast<int>(timeout.count())) == 1;
+  int ready;
+  do // a signal (libFuzzer's timers, say) does not end the wait
+    ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
+  while (ready < 0 && errno == EINTR);
+  return ready == 1;
 #endif
 }
 
