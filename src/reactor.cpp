@@ -432,6 +432,21 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
     impl_->driver->operation_queued();
 }
 
+std::size_t reactor_core::receive_now(socket_state& s, socket_ops::native_buffer* bufs,
+                                      std::size_t count, socket_ops::message_flags flags,
+                                      error_code& ec)
+{
+  // Under the lock, as the reactor's own attempts: a packet for data that arrives after
+  // this read is handled after it and clears what it records.
+  std::lock_guard<std::mutex> lock(s.mutex);
+  bool drained = false;
+  const std::size_t n =
+      socket_ops::recv(s.socket, bufs, count, flags, ec, s.drained_hint ? &drained : nullptr);
+  if (!socket_ops::would_block(ec))
+    s.read_drained = drained && !s.hangup_seen;
+  return n;
+}
+
 void reactor_core::cancel(socket_state& s)
 {
   op_queue aborted;

@@ -544,8 +544,8 @@ protected:
       return 0;
     }
     const std::size_t n =
-        this->sync_io(wait_for::read, ec, [&](native_handle_type s, boost::system::error_code& e) {
-          return detail::socket_ops::recv(s, a.bufs, a.count, flags, e);
+        this->sync_io(wait_for::read, ec, [&](native_handle_type, boost::system::error_code& e) {
+          return this->receive_attempt(a.bufs, a.count, flags, e);
         });
     if (stream && !ec && n == 0)
       ec = boost::asio::error::eof;

@@ -9,6 +9,7 @@
 
 #include <boost/asio_notify/detail/config.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
+#include <boost/asio_notify/detail/socket_ops.hpp>
 #include <boost/asio_notify/flags.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
@@ -64,6 +65,15 @@ public:
   /// preparing the socket failed with (making it non-blocking): completes with it.
   BOOST_ASIO_NOTIFY_DECL void start_op(socket_state* s, op_type type, reactor_op* op,
                                        const boost::system::error_code& not_ready);
+
+  /// One attempt of a synchronous receive on a socket whose descriptor is non-blocking,
+  /// made under the socket's lock so that the reactor learns, as from its own reads,
+  /// whether it left the receive queue empty: a readiness wait or read started next then
+  /// waits for the port at once instead of asking the socket first (a `poll`, or a read
+  /// that finds nothing). The caller ensures the descriptor cannot block.
+  BOOST_ASIO_NOTIFY_DECL std::size_t receive_now(socket_state& s, socket_ops::native_buffer* bufs,
+                                                 std::size_t count, socket_ops::message_flags flags,
+                                                 boost::system::error_code& ec);
 
   /// Complete every queued operation of `s` with `operation_aborted`.
   BOOST_ASIO_NOTIFY_DECL void cancel(socket_state& s);

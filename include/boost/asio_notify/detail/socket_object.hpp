@@ -600,6 +600,17 @@ protected:
     }
   }
 
+  /// One attempt of a synchronous receive. Where the descriptor is non-blocking it goes
+  /// through the reactor, which remembers whether it emptied the receive queue (Linux):
+  /// the `async_wait` a reactor-style program starts next then costs no `poll`.
+  std::size_t receive_attempt(socket_ops::native_buffer* bufs, std::size_t count,
+                              socket_ops::message_flags flags, boost::system::error_code& ec)
+  {
+    if (own_.user_non_blocking || own_.internal_non_blocking)
+      return core_->receive_now(*state_, bufs, count, flags, ec);
+    return socket_ops::recv(own_.socket, bufs, count, flags, ec);
+  }
+
   template <class, class>
   friend class socket_object;
 
