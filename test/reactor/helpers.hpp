@@ -422,6 +422,7 @@ struct allocation_counters
 {
   std::atomic<long> allocations{0};
   std::atomic<long> deallocations{0};
+  std::atomic<long> peak_live{0}; // the most allocations ever live at once
 };
 
 template <typename T>
@@ -439,7 +440,11 @@ public:
 
   T* allocate(std::size_t n)
   {
-    ++counters_->allocations;
+    const long live = ++counters_->allocations - counters_->deallocations;
+    long peak = counters_->peak_live;
+    while (live > peak && !counters_->peak_live.compare_exchange_weak(peak, live))
+    {
+    }
     return std::allocator<T>().allocate(n);
   }
 

@@ -664,6 +664,32 @@ BOOST_AUTO_TEST_CASE(associated_allocator_stores_operations)
   }
 }
 
+// On an executor other than an io_context's (here a strand, as Beast's servers use), the
+// executor allocates its own queue entry for the completion, with the handler's allocator.
+// The operation is freed before that, as Asio frees its own, so the two are never live at
+// once: the entry reuses the operation's memory (a per-thread recycling allocator's cache
+// holds two blocks; an operation kept alive until its handler ran made it miss).
+BOOST_AUTO_TEST_CASE(operation_is_freed_before_a_strand_queues_its_completion)
+{
+  asio::io_context ioc;
+  auto p = make_tcp_pair(ioc);
+  using strand_executor = asio::strand<asio::io_context::executor_type>;
+  tcp::socket::rebind_executor<strand_executor>::other server(asio::make_strand(ioc.get_executor()),
+                                                              tcp::v4(), p.server.release());
+  allocation_counters counters;
+  op_result result;
+  char buf[8];
+  server.async_read_some(asio::buffer(buf),
+                         asio::bind_allocator(counting_allocator<void>(counters), capture(result)));
+  drain(ioc);
+  asio::write(p.client, asio::buffer("s", 1));
+  BOOST_TEST(run_until_done(ioc, result));
+  CHECK_OK(result.ec);
+  BOOST_TEST(counters.allocations >= 2); // the operation and the strand's entry
+  BOOST_TEST(counters.peak_live == 1);
+  BOOST_TEST(counters.allocations == counters.deallocations);
+}
+
 // An operation that finishes inside its initiating function is allocated once too: its
 // completion is queued in room the operation has for it.
 BOOST_AUTO_TEST_CASE(associated_allocator_stores_immediate_completions_once)

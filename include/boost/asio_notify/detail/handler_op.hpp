@@ -112,7 +112,17 @@ private:
     if (mode == completion_mode::immediate)
       return work.schedule_immediate(op_completion<handler_op, true>(op), op->handler_);
 #endif
-    work.schedule(op_completion<handler_op>(op), mode);
+    if (work.schedules_on_io_context())
+      return work.schedule(op_completion<handler_op>(op), mode);
+    // Any other executor (a strand, a program's own) allocates a queue entry of its own
+    // around what it is given, as for Asio's completions. The operation is freed first,
+    // as Asio frees its own, so that the entry can take its memory: kept alive until its
+    // handler ran, it made the recycling allocator's per-thread cache (two blocks) miss,
+    // several allocations per completion through a strand.
+    handler_completion<Handler, Performer> c(std::move(op->handler_), std::move(op->performer_),
+                                             op->ec_, op->bytes_);
+    free(op, c.handler());
+    work.schedule(std::move(c), mode);
   }
 
 public:

@@ -13,8 +13,10 @@
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/recycling_allocator.hpp>
+#include <boost/system/error_code.hpp>
 
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 namespace boost {
@@ -126,10 +128,50 @@ private:
   Op* op_;
 };
 
+/** The completion of an operation already freed: its handler and what makes the handler's
+    arguments (the performer and its results), scheduled where the handler's executor is
+    not an io_context's (see handler_op::do_complete). The executor allocates its queue
+    entry for it with the handler's allocator, as for Asio's own completions. */
+template <class Handler, class Performer>
+class handler_completion
+{
+public:
+  handler_completion(Handler&& h, Performer&& perf, const boost::system::error_code& ec,
+                     std::size_t bytes)
+      : handler_(std::move(h)), performer_(std::move(perf)), ec_(ec), bytes_(bytes)
+  {
+  }
+
+  void operator()() { std::apply(std::move(handler_), performer_.results(ec_, bytes_)); }
+
+  /// For the associated_allocator specialisation.
+  const Handler& handler() const noexcept { return handler_; }
+
+private:
+  Handler handler_;
+  Performer performer_;
+  boost::system::error_code ec_;
+  std::size_t bytes_;
+};
+
 } // namespace detail
 } // namespace asio_notify
 
 namespace asio {
+
+/// A freed operation's completion is allocated with its handler's allocator.
+template <class Handler, class Performer, class DefaultAllocator>
+struct associated_allocator<asio_notify::detail::handler_completion<Handler, Performer>,
+                            DefaultAllocator>
+{
+  using type = associated_allocator_t<Handler, DefaultAllocator>;
+
+  static type get(const asio_notify::detail::handler_completion<Handler, Performer>& c,
+                  const DefaultAllocator& a = DefaultAllocator()) noexcept
+  {
+    return get_associated_allocator(c.handler(), a);
+  }
+};
 
 /// An operation's completion is allocated for in the operation's arena.
 template <class Op, bool WithHandlerExecutor, class DefaultAllocator>

@@ -123,6 +123,10 @@ public:
         boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
   }
 
+  /// Whether the handler's executor is an io_context's own: completions scheduled there
+  /// are queued in the operation's arena (op_completion.hpp).
+  bool schedules_on_io_context() const noexcept { return !handler_ && !io_; }
+
   /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
   /// completion_mode; `immediate` is posted).
   template <class Function>
