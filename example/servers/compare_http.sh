@@ -13,6 +13,8 @@
 #                                      (default: <build-dir>/example/servers/http_server[_default])
 #   COMPARE_HTTP_SERVER_THREADS        threads running each server's io_context (default 1)
 #   COMPARE_HTTP_FILE_SIZE             size in bytes of the file requested (default 1024)
+#   COMPARE_HTTP_ROUNDS                rounds, each loading both servers in turn (default 3);
+#                                      the table shows each figure's median over the rounds
 #
 # Exits 0 when both runs completed with requests and without errors. Both servers are
 # stopped on every exit path.
@@ -32,6 +34,8 @@ notify_server=${COMPARE_HTTP_NOTIFY_SERVER:-$build_dir/example/servers/http_serv
 default_server=${COMPARE_HTTP_DEFAULT_SERVER:-$build_dir/example/servers/http_server_default}
 server_threads=${COMPARE_HTTP_SERVER_THREADS:-1}
 file_size=${COMPARE_HTTP_FILE_SIZE:-1024}
+rounds=${COMPARE_HTTP_ROUNDS:-3}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare_http: COMPARE_HTTP_ROUNDS must be a positive integer" >&2; exit 2; }
 
 for tool in wrk curl; do
   command -v "$tool" >/dev/null || { echo "compare_http: $tool is not installed" >&2; exit 1; }
@@ -109,7 +113,8 @@ to_ms() {
     printf "%.3f", n }'
 }
 
-# run <label> <binary>: loads one server and sets <label>_rps, _p50, _p99, _requests.
+# run <label> <binary>: loads one server and appends its figures to <label>_rps, _p50,
+# _p99 and _requests (arrays, one entry per round).
 run() {
   local label=$1 binary=$2 url out
   start_server "$binary"
@@ -145,24 +150,48 @@ run() {
     grep -E 'Socket errors|Non-2xx' "$out" >&2
     return 1
   fi
-  printf -v "${label}_requests" '%s' "$requests"
-  printf -v "${label}_rps" '%s' "$rps"
-  printf -v "${label}_p50" '%s' "$(to_ms "$p50")"
-  printf -v "${label}_p99" '%s' "$(to_ms "$p99")"
+  local -n requests_of=${label}_requests rps_of=${label}_rps p50_of=${label}_p50 p99_of=${label}_p99
+  requests_of+=("$requests")
+  rps_of+=("$rps")
+  p50_of+=("$(to_ms "$p50")")
+  p99_of+=("$(to_ms "$p99")")
 }
 
-run notify "$notify_server"
-run default "$default_server"
+# The median of its arguments (the lower middle one of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Both servers in turn, round after round: what drifts on the machine meanwhile (another
+# program, glibc's heap trimming, which makes either server's figures swing by several
+# percent from one run to the next) reaches both, and the medians keep single outliers out.
+notify_requests=() notify_rps=() notify_p50=() notify_p99=()
+default_requests=() default_rps=() default_p50=() default_p99=()
+for ((round = 1; round <= rounds; ++round)); do
+  echo "round $round of $rounds" >&2
+  run notify "$notify_server"
+  run default "$default_server"
+done
+for label in notify default; do
+  for figure in requests rps p50 p99; do
+    declare -n values=${label}_${figure}
+    printf -v "${label}_${figure}_median" '%s' "$(median "${values[@]}")"
+    unset -n values
+  done
+done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 
 echo
 echo "HTTP GET of a $file_size-byte file, wrk ${wrk_options[*]} --latency, $server_threads server thread(s)"
+echo "medians of $rounds round(s), each loading both servers in turn"
 echo
 printf '%-18s %14s %14s %16s\n' "" notify default notify/default
-printf '%-18s %14.1f %14.1f %16s\n' "requests/s" "$notify_rps" "$default_rps" "$(ratio "$notify_rps" "$default_rps")"
-printf '%-18s %14.3f %14.3f %16s\n' "latency p50 (ms)" "$notify_p50" "$default_p50" "$(ratio "$notify_p50" "$default_p50")"
-printf '%-18s %14.3f %14.3f %16s\n' "latency p99 (ms)" "$notify_p99" "$default_p99" "$(ratio "$notify_p99" "$default_p99")"
-printf '%-18s %14s %14s\n' "requests" "$notify_requests" "$default_requests"
+printf '%-18s %14.1f %14.1f %16s\n' "requests/s" "$notify_rps_median" "$default_rps_median" \
+  "$(ratio "$notify_rps_median" "$default_rps_median")"
+printf '%-18s %14.3f %14.3f %16s\n' "latency p50 (ms)" "$notify_p50_median" "$default_p50_median" \
+  "$(ratio "$notify_p50_median" "$default_p50_median")"
+printf '%-18s %14.3f %14.3f %16s\n' "latency p99 (ms)" "$notify_p99_median" "$default_p99_median" \
+  "$(ratio "$notify_p99_median" "$default_p99_median")"
+printf '%-18s %14s %14s\n' "requests" "$notify_requests_median" "$default_requests_median"
 echo
+echo "requests/s of each round: notify ${notify_rps[*]}; default ${default_rps[*]}"
 echo "(requests/s: higher is better; latency: lower is better)"
