@@ -12,6 +12,8 @@
 // poll of the socket, as stock Asio's makes none either (it re-arms its epoll registration).
 #include "helpers.hpp"
 
+#include <cstring>
+
 #if defined(__linux__)
 #include <poll.h>
 #include <signal.h>
@@ -48,7 +50,7 @@ namespace {
 /// for the whole test, so the io_context's runs always look at the port.
 struct reactor_style_pair
 {
-  explicit reactor_style_pair(asio::io_context& ioc) : p(make_tcp_pair(ioc))
+  explicit reactor_style_pair(asio::io_context& context) : ioc(context), p(make_tcp_pair(ioc))
   {
     op_result first;
     p.server.async_wait(tcp::socket::wait_read, capture(first));
@@ -70,6 +72,31 @@ struct reactor_style_pair
     return std::string(buf, n);
   }
 
+  /// A readiness wait on the server completes without more data, and a read finds `left`.
+  void expect_ready_with(const char* left)
+  {
+    op_result wait;
+    p.server.async_wait(tcp::socket::wait_read, capture(wait));
+    BOOST_TEST(run_until_done(ioc, wait));
+    CHECK_OK(wait.ec);
+    BOOST_TEST(read_available() == left);
+  }
+
+  /// A readiness wait on the server waits until the client writes `data`, which a read
+  /// then finds.
+  void expect_waiting_until(const char* data)
+  {
+    op_result wait;
+    p.server.async_wait(tcp::socket::wait_read, capture(wait));
+    drain(ioc);
+    BOOST_TEST(!wait.done());
+    asio::write(p.client, asio::buffer(data, std::strlen(data)));
+    BOOST_TEST(run_until_done(ioc, wait));
+    CHECK_OK(wait.ec);
+    BOOST_TEST(read_available() == data);
+  }
+
+  asio::io_context& ioc;
   tcp_pair p;
   op_result keep_running;
 };
@@ -82,14 +109,7 @@ BOOST_AUTO_TEST_CASE(wait_after_an_emptying_read_completes_when_data_comes)
 {
   asio::io_context ioc;
   reactor_style_pair r(ioc);
-  op_result wait;
-  r.p.server.async_wait(tcp::socket::wait_read, capture(wait));
-  drain(ioc);
-  BOOST_TEST(!wait.done());
-  asio::write(r.p.client, asio::buffer("a", 1));
-  BOOST_TEST(run_until_done(ioc, wait));
-  CHECK_OK(wait.ec);
-  BOOST_TEST(r.read_available() == "a");
+  r.expect_waiting_until("a");
 }
 
 BOOST_AUTO_TEST_CASE(wait_after_a_partial_read_completes_at_once)
@@ -102,12 +122,7 @@ BOOST_AUTO_TEST_CASE(wait_after_a_partial_read_completes_at_once)
   BOOST_TEST(run_until_done(ioc, ready));
   char one;
   BOOST_TEST(r.p.server.read_some(asio::buffer(&one, 1)) == 1u);
-  // "c" is left, and no new packet will come for it.
-  op_result wait;
-  r.p.server.async_wait(tcp::socket::wait_read, capture(wait));
-  BOOST_TEST(run_until_done(ioc, wait));
-  CHECK_OK(wait.ec);
-  BOOST_TEST(r.read_available() == "c");
+  r.expect_ready_with("c"); // and no new packet will come for it
 }
 
 BOOST_AUTO_TEST_CASE(data_arriving_between_the_read_and_the_wait_completes_it)
@@ -118,11 +133,7 @@ BOOST_AUTO_TEST_CASE(data_arriving_between_the_read_and_the_wait_completes_it)
   // operation waits on the socket.
   asio::write(r.p.client, asio::buffer("d", 1));
   drain(ioc);
-  op_result wait;
-  r.p.server.async_wait(tcp::socket::wait_read, capture(wait));
-  BOOST_TEST(run_until_done(ioc, wait));
-  CHECK_OK(wait.ec);
-  BOOST_TEST(r.read_available() == "d");
+  r.expect_ready_with("d");
 }
 
 BOOST_AUTO_TEST_CASE(read_that_would_block_then_wait)
@@ -133,13 +144,7 @@ BOOST_AUTO_TEST_CASE(read_that_would_block_then_wait)
   error_code ec;
   BOOST_TEST(r.p.server.read_some(asio::buffer(buf), ec) == 0u);
   CHECK_EC(ec, asio::error::would_block);
-  op_result wait;
-  r.p.server.async_wait(tcp::socket::wait_read, capture(wait));
-  drain(ioc);
-  BOOST_TEST(!wait.done());
-  asio::write(r.p.client, asio::buffer("e", 1));
-  BOOST_TEST(run_until_done(ioc, wait));
-  BOOST_TEST(r.read_available() == "e");
+  r.expect_waiting_until("e");
 }
 
 BOOST_AUTO_TEST_CASE(end_of_file_after_an_emptying_read_completes_the_wait)
@@ -179,12 +184,7 @@ BOOST_AUTO_TEST_CASE(blocking_mode_read_after_an_async_operation)
   BOOST_TEST(r.p.server.read_some(asio::buffer(buf)) == 1u); // waits for "h"
   late.join();
   drain(ioc); // the packet for "h" (a readiness wait may complete for a stale one)
-  op_result next;
-  r.p.server.async_wait(tcp::socket::wait_read, capture(next));
-  drain(ioc);
-  BOOST_TEST(!next.done());
-  asio::write(r.p.client, asio::buffer("i", 1));
-  BOOST_TEST(run_until_done(ioc, next));
+  r.expect_waiting_until("i");
 }
 
 #if defined(__linux__)
@@ -196,13 +196,7 @@ BOOST_AUTO_TEST_CASE(wait_after_an_emptying_read_makes_no_poll)
   watched_fd = r.p.server.native_handle();
   polls_of_watched = 0;
   for (const char* byte : {"j", "k", "l"})
-  {
-    op_result wait;
-    r.p.server.async_wait(tcp::socket::wait_read, capture(wait));
-    asio::write(r.p.client, asio::buffer(byte, 1));
-    BOOST_TEST(run_until_done(ioc, wait));
-    BOOST_TEST(r.read_available() == byte);
-  }
+    r.expect_waiting_until(byte);
   BOOST_TEST(polls_of_watched.load() == 0);
   watched_fd = -1;
 }
