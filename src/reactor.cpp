@@ -42,6 +42,11 @@ events wanted_events(const socket_state& s)
   return e;
 }
 
+// After a read that finished (with the state's mutex held): whether the next read or
+// readiness wait may skip asking the socket. A hang-up seen means there is always
+// something to read (end of file, an error).
+void record_read(socket_state& s, bool drained) { s.read_drained = drained && !s.hangup_seen; }
+
 // One attempt at an operation's system call (with the state's mutex held); keeps
 // `read_drained` up to date.
 bool attempt(socket_state& s, op_type type, reactor_op& op, bool from_packet)
@@ -51,7 +56,7 @@ bool attempt(socket_state& s, op_type type, reactor_op& op, bool from_packet)
   if (!op.perform(c))
     return false;
   if (read)
-    s.read_drained = c.drained && !s.hangup_seen;
+    record_read(s, c.drained);
   return true;
 }
 
@@ -443,7 +448,7 @@ std::size_t reactor_core::receive_now(socket_state& s, socket_ops::native_buffer
   const std::size_t n =
       socket_ops::recv(s.socket, bufs, count, flags, ec, s.drained_hint ? &drained : nullptr);
   if (!socket_ops::would_block(ec))
-    s.read_drained = drained && !s.hangup_seen;
+    record_read(s, drained);
   return n;
 }
 

@@ -533,13 +533,20 @@ protected:
       own_.internal_non_blocking = false;
   }
 
+  /// Whether the descriptor is in non-blocking mode, by `non_blocking(true)` or for
+  /// asynchronous operations.
+  bool descriptor_non_blocking() const noexcept
+  {
+    return own_.user_non_blocking || own_.internal_non_blocking;
+  }
+
   /// Makes the descriptor non-blocking for an asynchronous operation, as Asio's operations
   /// do, where `non_blocking(true)` or an earlier operation has not; called when an
   /// operation is launched. What fails is the operation's error.
   boost::system::error_code enter_async_mode()
   {
     boost::system::error_code ec;
-    if (state_ && !own_.user_non_blocking && !own_.internal_non_blocking)
+    if (state_ && !descriptor_non_blocking())
     {
       socket_ops::set_non_blocking(own_.socket, true, ec);
       own_.internal_non_blocking = !ec;
@@ -606,7 +613,7 @@ protected:
   std::size_t receive_attempt(socket_ops::native_buffer* bufs, std::size_t count,
                               socket_ops::message_flags flags, boost::system::error_code& ec)
   {
-    if (own_.user_non_blocking || own_.internal_non_blocking)
+    if (descriptor_non_blocking())
       return core_->receive_now(*state_, bufs, count, flags, ec);
     return socket_ops::recv(own_.socket, bufs, count, flags, ec);
   }
