@@ -12,6 +12,7 @@ else()
 endif()
 
 add_library(boost_asio_notify
+  src/port_adversary.cpp
   src/port_common.cpp
   src/reactor.cpp
   src/reactor_drivers.cpp

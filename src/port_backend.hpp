@@ -49,6 +49,12 @@ namespace detail {
 std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b,
                                                                boost::system::error_code& ec);
 
+/// The same, decorated by the adversarial port (port_adversary.cpp) when `a` asks for any
+/// adversity.
+std::unique_ptr<port::impl, port::impl_deleter>
+open_adversarial_port_impl(port_backend b, const adversary_options& a,
+                           boost::system::error_code& ec);
+
 } // namespace detail
 } // namespace asio_notify
 } // namespace boost

@@ -149,6 +149,14 @@ port::port(port_backend b)
     throw boost::system::system_error(ec, "boost::asio_notify::port");
 }
 
+port::port(port_backend b, const adversary_options& a)
+{
+  boost::system::error_code ec;
+  impl_ = detail::open_adversarial_port_impl(b, a, ec);
+  if (ec)
+    throw boost::system::system_error(ec, "boost::asio_notify::port");
+}
+
 const char* to_string(port_backend b) noexcept
 {
   switch (b)

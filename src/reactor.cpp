@@ -13,7 +13,7 @@
 
 #include "reactor_driver.hpp"
 #include "socket_state.hpp"
-#include "state_reclaimer.hpp"
+#include "socket_state_table.hpp"
 
 #include <boost/asio/error.hpp>
 #include <boost/system/system_error.hpp>
@@ -71,6 +71,11 @@ void perform_queue(socket_state& s, op_type type, op_queue& done, bool from_pack
   }
 }
 
+// How often an entry is applied again when the whole call fails: such a call may have taken
+// effect (ponyc #5738), and applying an entry twice is the same as once (a second `remove`
+// reports not_found, which the close does not read).
+constexpr int whole_call_attempts = 8;
+
 void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
 {
   for (op_queue& q : s.ops)
@@ -86,7 +91,7 @@ void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
 struct reactor_core::impl final : packet_handler
 {
   explicit impl(const reactor_options& o)
-      : options(o), the_port(o.backend), reclaimer([this](socket_state* s) { free_state(s); })
+      : options(o), the_port(o.backend, o.adversary ? *o.adversary : adversary_from_environment())
   {
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(
@@ -106,51 +111,35 @@ struct reactor_core::impl final : packet_handler
     driver_ready.store(true, std::memory_order_release);
   }
 
-  ~impl()
-  {
-    shutdown();
-    while (states)
-      free_state(states);
-  }
+  ~impl() { shutdown(); }
 
-  // --- socket states ---
+  // --- registrations ---
 
-  socket_state* adopt(native_socket_type s)
+  // Applies one entry; returns its result, or the call's error when the call kept failing
+  // as a whole.
+  error_code apply_entry(registration& r)
   {
-    auto* state = new socket_state(s);
-    std::lock_guard<std::mutex> lock(states_mutex);
-    state->next = states;
-    if (states)
-      states->prev = state;
-    states = state;
-    return state;
-  }
-
-  void free_state(socket_state* s)
-  {
+    error_code call_failed;
+    for (int attempt = 0; attempt < whole_call_attempts; ++attempt)
     {
-      std::lock_guard<std::mutex> lock(states_mutex);
-      (s->prev ? s->prev->next : states) = s->next;
-      if (s->next)
-        s->next->prev = s->prev;
+      the_port.apply(boost::span<registration>(&r, 1), call_failed);
+      if (!call_failed)
+        return r.result;
     }
-    delete s;
+    return call_failed;
   }
 
-  // Ends the registration of a socket being closed; the state is freed after `remove`.
-  void end_registration(socket_state* s, bool registered)
+  // Ends the registration of a socket being closed. Its `remove` packet is not waited for:
+  // the slot's generation changes with the close, so that packet, and any other still on its
+  // way, finds a stranger; nothing is leaked if it never comes.
+  void end_registration(native_socket_type socket, void* key)
   {
-    if (!registered)
-      return free_state(s); // no packet has ever named this state
     registered_sockets.fetch_sub(1, std::memory_order_relaxed);
     registration r;
-    r.socket = s->socket;
-    r.key = s;
+    r.socket = socket;
+    r.key = key;
     r.operation = operation::remove;
-    if (!the_port.apply(r))
-      return; // the `remove` packet retires the state
-    // No `remove` will come, but packets dequeued before may still name the state.
-    reclaimer.retire(s);
+    apply_entry(r);
   }
 
   // Takes the socket out of the reactor. `handing_back`: the socket stays open for the
@@ -160,16 +149,20 @@ struct reactor_core::impl final : packet_handler
     op_queue aborted;
     bool registered;
     bool hinted;
+    void* key;
     {
       std::lock_guard<std::mutex> lock(s->mutex);
       s->closed = true;
       abort_all(*s, aborted, boost::asio::error::operation_aborted);
       registered = s->registered;
       hinted = s->drained_hint;
+      key = socket_state_table::key_of(*s);
     }
     complete(aborted, completion_mode::post);
     const native_socket_type fd = s->socket;
-    end_registration(s, registered);
+    if (registered)
+      end_registration(fd, key);
+    states.release(*s);
     s = nullptr;
     if (handing_back && hinted)
       socket_ops::set_drained_hint(fd, false);
@@ -188,11 +181,11 @@ struct reactor_core::impl final : packet_handler
       return;
     registration r;
     r.socket = s.socket;
-    r.key = &s;
+    r.key = socket_state_table::key_of(s);
     r.filter = wanted | s.armed;
     r.operation = operation::enable;
     r.triggers = edge ? (trigger::edge | trigger::persistent) : (trigger::level | trigger::oneshot);
-    if (error_code ec = the_port.apply(r))
+    if (error_code ec = apply_entry(r))
     {
       abort_all(s, done, ec);
       return;
@@ -215,15 +208,14 @@ struct reactor_core::impl final : packet_handler
   {
     if (p.kind == packet_kind::user)
       return; // a driver's wake-up
-    auto* s = static_cast<socket_state*>(p.key);
     if (has_any(p.events, events::remove))
-    {
-      reclaimer.retire(s);
-      return;
-    }
+      return; // the close did not wait for it (end_registration)
+    socket_state* s = states.find(p.key);
+    if (!s)
+      return drop_stale();
     std::lock_guard<std::mutex> lock(s->mutex);
-    if (s->closed)
-      return;
+    if (s->closed || !socket_state_table::names(*s, p.key))
+      return drop_stale();
     if (options.trigger == trigger_strategy::oneshot_level)
       s->armed = events::none; // rule 7: the one-shot registration is disabled now
     const bool error = has_any(p.events, events::error);
@@ -242,7 +234,8 @@ struct reactor_core::impl final : packet_handler
     update_registration(*s, done);
   }
 
-  std::uint64_t begin_round() override { return reclaimer.begin_round(); }
+  // A packet for a socket closed since (its slot free, or another socket's now).
+  void drop_stale() { stale_packets.fetch_add(1, std::memory_order_relaxed); }
 
   void dequeued(std::size_t packets) override
   {
@@ -258,8 +251,6 @@ struct reactor_core::impl final : packet_handler
   }
 
   void io_thread_looked() override { io_thread_looks.fetch_add(1, std::memory_order_relaxed); }
-
-  void end_round(std::uint64_t round) override { reclaimer.end_round(round); }
 
   // Schedules the handlers of `done`: the first with `first`, the others with `rest` and
   // before the first (as Asio's reactor does: nothing is lost if the first handler throws).
@@ -300,28 +291,21 @@ struct reactor_core::impl final : packet_handler
     // Collect under the locks, destroy outside them: destroying a handler may destroy a
     // socket, whose close comes back here.
     op_queue doomed;
-    {
-      std::lock_guard<std::mutex> lock(states_mutex);
-      for (socket_state* s = states; s; s = s->next)
-      {
-        std::lock_guard<std::mutex> state_lock(s->mutex);
-        for (op_queue& q : s->ops)
-          doomed.splice(q);
-      }
-    }
+    states.for_each([&](socket_state& s) {
+      std::lock_guard<std::mutex> state_lock(s.mutex);
+      for (op_queue& q : s.ops)
+        doomed.splice(q);
+    });
     doomed.complete_all(completion_mode::destroy);
   }
 
   reactor_options options;
   port the_port;
-  state_reclaimer<socket_state> reclaimer;
+  socket_state_table states;
   std::mutex driver_mutex;
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
   std::atomic<bool> shut_down{false};
-
-  std::mutex states_mutex;
-  socket_state* states = nullptr;
 
   std::atomic<std::uint64_t> registered_sockets{0};
   std::atomic<std::uint64_t> packets_dequeued{0};
@@ -329,6 +313,7 @@ struct reactor_core::impl final : packet_handler
   std::atomic<std::uint64_t> packets_handed_over{0};
   std::atomic<std::uint64_t> io_thread_looks{0};
   std::atomic<std::uint64_t> operations_completed{0};
+  std::atomic<std::uint64_t> stale_packets{0};
 };
 
 reactor_core::reactor_core(const reactor_options& options) : impl_(new impl(options)) {}
@@ -357,11 +342,12 @@ reactor_statistics reactor_core::statistics() const noexcept
   s.packets_handed_over = impl_->packets_handed_over.load(std::memory_order_relaxed);
   s.io_thread_looks = impl_->io_thread_looks.load(std::memory_order_relaxed);
   s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
-  s.closed_states_pending = impl_->reclaimer.waiting();
+  s.stale_packets_dropped = impl_->stale_packets.load(std::memory_order_relaxed);
+  s.socket_states_allocated = impl_->states.allocated();
   return s;
 }
 
-socket_state* reactor_core::adopt(native_socket_type s) { return impl_->adopt(s); }
+socket_state* reactor_core::adopt(native_socket_type s) { return impl_->states.acquire(s); }
 
 void reactor_core::close(socket_state*& s, error_code& ec)
 {

@@ -25,19 +25,15 @@ namespace detail {
 class packet_handler
 {
 public:
-  /// Announce a dequeue; returns the round's number for `end_round`.
-  virtual std::uint64_t begin_round() = 0;
   /// The dequeue returned `packets` packets (counted before any is handled).
   virtual void dequeued(std::size_t packets) = 0;
   /// `packets` packets were performed by another thread than the one that dequeued them.
   virtual void handed_over(std::size_t packets) = 0;
   /// An io thread looked into the port without waiting (the thread driver's speculation).
   virtual void io_thread_looked() = 0;
-  /// Act on one packet; operations it finishes are appended to `done`. Called between
-  /// `begin_round` and `end_round`.
+  /// Act on one packet, however late or stale; operations it finishes are appended to
+  /// `done`.
   virtual void handle(const packet& p, op_queue& done) = 0;
-  /// The round's packets have all been handled.
-  virtual void end_round(std::uint64_t round) = 0;
   /// Schedule the handlers of `done`: the first with `first`, the others with `rest`.
   virtual void complete(op_queue& done, completion_mode first, completion_mode rest) = 0;
 

@@ -128,15 +128,14 @@ protected:
    until the work returns, then handed to the other threads in one go.
 
    The port's own packets (`remove`, user packets) carry no I/O: the dequeuing thread
-   handles them itself. The round ends when the last packet has been performed, whichever
-   thread performs it: states retired meanwhile are freed only then. */
+   handles them itself. */
 class shared_batch final
 {
 public:
-  shared_batch(packet_handler& handler, boost::asio::any_io_executor ex, std::uint64_t round,
+  shared_batch(packet_handler& handler, boost::asio::any_io_executor ex,
                const std::vector<packet>& packets, std::shared_ptr<handoff_gate> gate,
                batch_done_hook* done)
-      : handler_(handler), executor_(std::move(ex)), round_(round), packets_(packets),
+      : handler_(handler), executor_(std::move(ex)), packets_(packets),
         dequeuer_(std::this_thread::get_id()), gate_(std::move(gate)), done_(done)
   {
   }
@@ -182,20 +181,16 @@ private:
       handler_.handed_over(1);
     op_queue done;
     handler_.handle(packets_[i], done);
-    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == packets_.size())
-      handler_.end_round(round_);
     handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
   }
 
   packet_handler& handler_;
   boost::asio::any_io_executor executor_;
-  std::uint64_t round_;
   std::vector<packet> packets_;
   std::thread::id dequeuer_;
   std::shared_ptr<handoff_gate> gate_; // a reactor thread's, for the batches it hands over
   batch_done_hook* done_;              // told when a thread finds nothing left to claim
   std::atomic<std::size_t> next_{0};
-  std::atomic<std::size_t> finished_{0};
 };
 
 /// Where a dequeue's I/O packets are performed.
@@ -239,26 +234,25 @@ bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n
   return exit_seen;
 }
 
-/* The second half: the round's I/O packets performed where `to` says. `io` is read before
+/* The second half: the dequeue's I/O packets performed where `to` says. `io` is read before
    any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
    it. */
-void perform_dequeued(packet_handler& handler, const std::vector<packet>& io, std::uint64_t round,
+void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
                       const batch_target& to)
 {
   if (to.where == performer::context && !io.empty())
   {
-    auto batch = std::make_shared<shared_batch>(handler, to.executor, round, io, to.gate, to.done);
+    auto batch = std::make_shared<shared_batch>(handler, to.executor, io, to.gate, to.done);
     to.gate->handing_over();
     shared_batch::invite(batch);
     return;
   }
   if (to.where == performer::this_thread && io.size() > 1)
     return shared_batch::work(
-        std::make_shared<shared_batch>(handler, to.executor, round, io, nullptr, to.done));
+        std::make_shared<shared_batch>(handler, to.executor, io, nullptr, to.done));
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
-  handler.end_round(round);
   if (to.where != performer::this_thread)
     return handler.complete(done, completion_mode::post, completion_mode::post);
   handler.complete(done, completion_mode::dispatch, completion_mode::defer);
@@ -326,15 +320,14 @@ private:
     bool exit_seen = false;
     while (!exit_seen)
     {
-      const std::uint64_t round = handler_.begin_round();
       boost::system::error_code ec;
-      std::size_t n = port_.dequeue(buffer, round_limit, ec);
+      std::size_t n = port_.dequeue(buffer, port::infinite, ec);
       if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
         n +=
             port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
       handler_.dequeued(n);
       exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
-      perform_dequeued(handler_, io, round, target_);
+      perform_dequeued(handler_, io, target_);
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -363,7 +356,6 @@ private:
     thread_local std::vector<packet> buffer;
     thread_local std::vector<packet> io;
     buffer.resize(batch_size_);
-    const std::uint64_t round = handler_.begin_round();
     boost::system::error_code ec;
     const std::size_t n = port_.dequeue(buffer, std::chrono::milliseconds(0), ec);
     handler_.io_thread_looked();
@@ -373,20 +365,11 @@ private:
     batches_to_skip_.store(misses_ < 2 ? 0 : (1 << (misses_ - 1)) - 1, std::memory_order_relaxed);
     looking_.store(false, std::memory_order_release); // its batch may look again
     if (n == 0)
-      return handler_.end_round(round);
+      return;
     if (sort_dequeued(handler_, buffer.data(), n, &exit_key_, io))
       port_.post(&exit_key_, 0); // the reactor threads' exit: theirs to see
-    perform_dequeued(handler_, io, round, io_thread_target_);
+    perform_dequeued(handler_, io, io_thread_target_);
   }
-
-  // A reactor thread's round stays open while it waits in the port, and a closed socket's
-  // state is freed only once every round that may see its packets has ended
-  // (state_reclaimer.hpp). A wait without end would keep those states for as long as its
-  // thread gets no packet: a completion port wakes its most recent waiter, so one of several
-  // reactor threads may sleep for hours while another takes every packet (and io threads
-  // that look into the port take packets too). So a wait ends after this long, and its round
-  // with it: closed sockets' states are freed within about two of these.
-  static constexpr std::chrono::milliseconds round_limit{1000};
 
   port& port_;
   packet_handler& handler_;
@@ -424,12 +407,9 @@ public:
   /// Dequeue what the port holds, without waiting. False when it held nothing.
   bool dequeue_now()
   {
-    round_ = handler_.begin_round();
     boost::system::error_code ec;
     count_ = port_.dequeue(packets_, std::chrono::milliseconds(0), ec);
     handler_.dequeued(count_);
-    if (count_ == 0)
-      handler_.end_round(round_);
     return count_ != 0;
   }
 
@@ -446,9 +426,8 @@ public:
   {
     thread_local std::vector<packet> io;
     sort_dequeued(handler_, packets_.data(), count_, nullptr, io);
-    const std::uint64_t round = round_;
     rearm(exhausted());
-    perform_dequeued(handler_, io, round, target_);
+    perform_dequeued(handler_, io, target_);
   }
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
@@ -461,7 +440,6 @@ private:
   packet_handler& handler_;
   std::vector<packet> packets_;
   std::size_t count_ = 0;
-  std::uint64_t round_ = 0;
 };
 
 // ---- inline_driver: an operation of Asio's own epoll reactor ------------------------------

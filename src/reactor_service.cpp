@@ -57,6 +57,24 @@ bool parse_backend(const std::string& value, port_backend& b)
   return false;
 }
 
+// `adversary=KINDS` and `adversary_seed=N`, in either order (adversary.hpp).
+void apply_adversary(reactor_options& o, const std::string& key, const std::string& value)
+{
+  try
+  {
+    adversary_options a = o.adversary ? *o.adversary : parse_adversary_options("");
+    if (key == "adversary")
+      a.kinds = parse_adversary_options(value).kinds;
+    else
+      a.seed = parse_adversary_options("seed=" + value).seed;
+    o.adversary = a;
+  }
+  catch (const boost::system::system_error& e)
+  {
+    bad_option(key + ": " + e.what());
+  }
+}
+
 void apply_option(reactor_options& o, const std::string& key, const std::string& value)
 {
   if (key == "driver" && value == to_string(driver_kind::inline_driver))
@@ -70,6 +88,8 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
                                          : trigger_strategy::persistent_edge;
   else if (key == "backend" && parse_backend(value, o.backend))
     ;
+  else if (key == "adversary" || key == "adversary_seed")
+    apply_adversary(o, key, value);
   else if (key == "batch")
     o.batch_size = parse_positive(key, value);
   else if (key == "threads")
@@ -78,7 +98,7 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     bad_option("unknown setting '" + key + "=" + value +
                "' (driver=inline|inline_portable|thread, "
                "trigger=oneshot_level|persistent_edge, batch=N, threads=N, "
-               "backend=automatic|psn|afd|epoll)");
+               "backend=automatic|psn|afd|epoll, adversary=KIND+KIND, adversary_seed=N)");
 }
 
 } // namespace

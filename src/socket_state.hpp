@@ -14,6 +14,7 @@
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/flags.hpp>
 
+#include <cstdint>
 #include <mutex>
 
 namespace boost {
@@ -21,21 +22,22 @@ namespace asio_notify {
 namespace detail {
 
 /** The reactor's state of one open socket; the I/O object holds its address as an opaque
-    handle (what the object keeps of its own is in socket_object.hpp). Its address is the
-    socket's completion key,
-    so it lives until the port's `remove` packet for it has been dequeued (and no
-    dequeue round that could still hold an older packet for it is running). */
+    handle (what the object keeps of its own is in socket_object.hpp). It lives in a slot of
+    the reactor's `socket_state_table`, never freed while the reactor lives: the socket's
+    completion key names the slot and its `generation`, so a packet that comes after the
+    socket was closed, or after its slot was reused, is told apart and dropped. */
 struct socket_state
 {
-  explicit socket_state(native_socket_type s) noexcept : socket(s) {}
-
-  native_socket_type socket; // the I/O object's too: registrations and packets name it
+  socket_state() = default;
+  socket_state(const socket_state&) = delete;
+  socket_state& operator=(const socket_state&) = delete;
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
   std::mutex mutex;
+  native_socket_type socket{}; // the I/O object's too: registrations and packets name it
   op_queue ops[max_ops];
   events armed = events::none; // what the port reports for this socket right now
-  bool registered = false;     // a registration exists: removal must wait for `remove`
+  bool registered = false;     // a registration exists: the close removes it
   bool closed = false;
   // Reads skip the speculative attempt while `read_drained`: the last read left the
   // receive queue empty, and whatever arrives after it comes with a packet. Never set
@@ -43,10 +45,11 @@ struct socket_state
   bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
   bool read_drained = false;
   bool hangup_seen = false;
+  std::uint32_t generation = 0; // of the slot's current socket; 0: never used
 
-  // The reactor's list of every state, for shutdown.
-  socket_state* prev = nullptr;
-  socket_state* next = nullptr;
+  // Set once by the table.
+  std::uint32_t slot = 0;
+  socket_state* next_free = nullptr; // guarded by the table's mutex
 };
 
 } // namespace detail

@@ -69,7 +69,7 @@ stage release-clang ctest_build release-clang "$out/release-clang"
 stage asan-ubsan ctest_build asan-ubsan "$out/asan"
 # ThreadSanitizer: the multi-threaded suites only (the tsan build and test presets pick the
 # same ones; ci_presets checks that they do).
-tsan_suites="service_test batch_spread_test state_reclaimer_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
+tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
 stage tsan bash -c "cmake -S '$root' --preset tsan -B '$out/tsan' &&
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
   ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_inline_portable|_thread)?\$' --timeout 900"

@@ -12,6 +12,7 @@
 #include <boost/asio_notify.hpp>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <vector>
@@ -58,6 +59,22 @@ inline std::string describe(const an::reactor_options& o)
 inline an::reactor& install(boost::asio::io_context& ioc, const an::reactor_options& o)
 {
   return boost::asio::make_service<an::reactor>(ioc, o);
+}
+
+/// Whether this run's reactors use the adversarial port (BOOST_ASIO_NOTIFY_ADVERSARY).
+inline bool on_adversarial_port()
+{
+  return an::adversary_from_environment().kinds != an::adversity::none;
+}
+
+/// A Boost.Test precondition for cases that measure what a cooperative port does (how
+/// packets gather into wake-ups): an adversarial port splits batches and wakes early on
+/// purpose (doc/port_contract.md, "The adversarial port").
+inline boost::test_tools::assertion_result cooperative_port(boost::unit_test::test_unit_id)
+{
+  boost::test_tools::assertion_result r(!on_adversarial_port());
+  r.message() << "measures a cooperative port's batching; this run's port is adversarial";
+  return r;
 }
 
 /// A connected pair of our sockets over loopback.

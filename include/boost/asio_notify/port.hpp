@@ -11,6 +11,7 @@
 #ifndef BOOST_ASIO_NOTIFY_PORT_HPP
 #define BOOST_ASIO_NOTIFY_PORT_HPP
 
+#include <boost/asio_notify/adversary.hpp>
 #include <boost/asio_notify/detail/config.hpp>
 #include <boost/asio_notify/flags.hpp>
 #include <boost/asio_notify/registration.hpp>
@@ -141,6 +142,15 @@ public:
       @param ec Set on failure (`operation_not_supported` where `is_supported(b)` is false);
       the port is then unusable: its calls report `bad_descriptor`. */
   BOOST_ASIO_NOTIFY_DECL port(port_backend b, boost::system::error_code& ec);
+
+  /** Create a port on backend `b` that produces the adversities `a` asks for
+      (adversary.hpp); with `a.kinds` none, a plain port as `port(b)`.
+
+      @param b The backend.
+      @param a The adversities and their seed.
+
+      @throws boost::system::system_error Thrown as `port(b)` throws. */
+  BOOST_ASIO_NOTIFY_DECL port(port_backend b, const adversary_options& a);
 
   /// Close the port. Outstanding registrations are dropped without `remove` packets.
   BOOST_ASIO_NOTIFY_DECL ~port();

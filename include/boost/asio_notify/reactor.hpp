@@ -11,6 +11,7 @@
 #ifndef BOOST_ASIO_NOTIFY_REACTOR_HPP
 #define BOOST_ASIO_NOTIFY_REACTOR_HPP
 
+#include <boost/asio_notify/adversary.hpp>
 #include <boost/asio_notify/detail/config.hpp>
 #include <boost/asio_notify/port.hpp>
 
@@ -19,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace boost {
@@ -115,13 +117,18 @@ struct reactor_options
   /// Which system facility the reactor's port is built on (see `port_backend`; on Windows
   /// `psn` or `afd`, chosen automatically by default).
   port_backend backend = port_backend::automatic;
+
+  /// For tests: the adversities the reactor's port produces (adversary.hpp); when empty,
+  /// those of `BOOST_ASIO_NOTIFY_ADVERSARY` (`adversary_from_environment()`).
+  std::optional<adversary_options> adversary;
 };
 
 /** Options parsed from a specification such as
     `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
     starting from `base`. Keys: `driver` (`inline`, `inline_portable` or `thread`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
-    `backend` (`automatic`, `psn`, `afd` or `epoll`). Empty items are skipped; a later key
+    `backend` (`automatic`, `psn`, `afd` or `epoll`), `adversary` (kinds joined with `+`,
+    or `all` or `none`: see `parse_adversary_options`) and `adversary_seed`. Empty items are skipped; a later key
     overrides an earlier one.
 
     @param spec The specification: comma-separated `key=value` items.
@@ -170,10 +177,13 @@ struct reactor_statistics
   /// `packets_dequeued`, not in `packets_handed_over`). Zero with the inline drivers.
   std::uint64_t io_thread_looks = 0;
   std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
-  /// Closed sockets whose reactor state is not freed yet: it is kept until every thread
-  /// that may still hold a packet naming it has dequeued again (the thread driver's reactor
-  /// threads do within about a second, even while no packet comes).
-  std::uint64_t closed_states_pending = 0;
+  /// Packets dropped because the socket they name was closed since: its state's slot is
+  /// free, or another socket's (a key names a slot and its generation, never an address).
+  std::uint64_t stale_packets_dropped = 0;
+  /// Socket states allocated: one per open socket, and the slots of closed ones, kept for
+  /// reuse until the reactor is destroyed (they are not freed before: see
+  /// `stale_packets_dropped`).
+  std::uint64_t socket_states_allocated = 0;
 };
 
 /** The notify reactor: an execution context service that runs the readiness and the
