@@ -6,7 +6,8 @@
 # Smoke tests for the example servers: each scenario starts a server on a free port
 # (port 0, read back from its "listening on port N" line), drives it with a real client
 # and checks what comes back. Nothing here may hang: every wait has a time-out, the whole
-# run has an alarm, and every process started is killed in the end.
+# run has a watchdog, and every process started is killed in the end. It runs on POSIX and
+# on Windows (the GitHub Windows job), so nothing in it may need what only one of them has.
 #
 #   smoke_test.py <scenario> --variant notify|default --work-dir DIR --bin NAME=PATH...
 #                 [--wine LOADER]
@@ -14,10 +15,12 @@
 # Scenarios: tcp_echo (and coro_echo), udp_echo, chat, http, tls, curl_multi (see below).
 # With --wine, the binaries are Windows builds (the MinGW cross build) run under Wine, and
 # the host's programs (Python sockets, curl, wrk) still drive them: Wine's sockets are the
-# host's. What differs under Wine is in class Wine.
+# host's. What differs under Wine is in class Wine, what differs on Windows in class Windows.
 
+import _thread
 import argparse
 from http.client import HTTPConnection
+import io
 import os
 import queue
 import random
@@ -43,15 +46,21 @@ def check(condition, message):
 
 
 class Native:
-    """How programs run on the build machine itself: the host's tools, and the examples
+    """How programs run on a POSIX build machine itself: the host's tools, and the examples
     when they are built for it."""
 
     startup = 0  # seconds a program may take to start, on top of every time-out
-    stop_signal = signal.SIGTERM  # the servers' signal_set stops their io_context on it
     env = None  # inherited
+    # Why a check cannot run on the examples so launched, or None where it can.
+    no_descriptor_limit = None
+    no_links = None
 
     def command(self, args):
         return args
+
+    def popen_options(self):
+        """More arguments for Popen, for the programs that stop() may stop."""
+        return {}
 
     def stdout(self, data):
         return data
@@ -61,12 +70,52 @@ class Native:
         the system cannot pass one that long."""
         return size
 
+    def stop(self, proc):
+        """Asks the server `proc` (a Popen) to stop; returns how, for messages. The
+        servers' signal_set stops their io_context on SIGTERM."""
+        proc.send_signal(signal.SIGTERM)
+        return "SIGTERM"
+
     def check_clean_stop(self, process):
-        """What a server stopped by stop_signal must show beyond exit code 0: nothing here,
+        """What a server stopped by stop() must show beyond exit code 0: nothing here,
         since SIGTERM's default action (no handler) is death by the signal."""
 
+    def no_memory(self, process):
+        """Why the memory of `process` cannot be measured, or None where it can."""
+        return None
 
-class Wine(Native):
+    def resident_mib(self, process, peak):
+        """A process's resident memory in MiB from /proc/<pid>/status: now (VmRSS), or its
+        peak so far (VmHWM)."""
+        field = "VmHWM" if peak else "VmRSS"
+        with open(f"/proc/{process.proc.pid}/status") as f:
+            m = re.search(rf"^{field}:\s*(\d+) kB", f.read(), re.M)
+        return int(m.group(1)) / 1024
+
+    def clients_peak_mib(self):
+        """The peak resident memory in MiB of any client run to completion so far, or None
+        where the system does not keep it."""
+        import resource
+        return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+
+
+class WindowsPrograms(Native):
+    """What Windows builds of the examples have in common, under Wine or on Windows."""
+
+    # Windows limits a whole command line to 32767 characters.
+    longest_argument = 30_000
+
+    def stdout(self, data):
+        return data.replace(b"\r\n", b"\n")  # text-mode stdout of the Windows C runtime
+
+    def argument_size(self, size):
+        if size > self.longest_argument:
+            print(f"Windows: a {size}-character argument shortened to {self.longest_argument}"
+                  " (Windows limits a command line to 32767 characters)")
+        return min(size, self.longest_argument)
+
+
+class Wine(WindowsPrograms):
     """Windows builds of the examples under Wine, started by its loader. Paths need no
     translation: a Windows program takes "/a/b" on the current drive, and Wine puts the
     current directory (the build tree) on Z:, its drive for the host's "/"."""
@@ -74,12 +123,10 @@ class Wine(Native):
     # Starting a Wine process takes seconds where the wineserver is not running yet or the
     # machine is busy; the checks themselves keep their time-outs.
     startup = 45
-    # Wine lets SIGTERM kill the process: no Windows code sees it. SIGINT it turns into a
-    # console CTRL_C_EVENT, which the C runtime delivers to signal(SIGINT) handlers, Asio's
-    # signal_set among them: the Ctrl-C that stops the servers on Windows.
-    stop_signal = signal.SIGINT
-    # Windows limits a whole command line to 32767 characters.
-    longest_argument = 30_000
+    no_descriptor_limit = ("under Wine (the Windows process has no rlimit, and its CPU time"
+                           " is not in /proc)")
+    no_links = ("under Wine (it shows the host's links to Windows programs as the files they"
+                " point to)")
 
     def __init__(self, loader):
         self.loader = loader
@@ -92,18 +139,102 @@ class Wine(Native):
     def command(self, args):
         return [self.loader] + args
 
-    def stdout(self, data):
-        return data.replace(b"\r\n", b"\n")  # text-mode stdout of the Windows C runtime
-
-    def argument_size(self, size):
-        if size > self.longest_argument:
-            print(f"Wine: a {size}-character argument shortened to {self.longest_argument}"
-                  " (Windows limits a command line to 32767 characters)")
-        return min(size, self.longest_argument)
+    def stop(self, proc):
+        """Wine lets SIGTERM kill the process: no Windows code sees it. SIGINT it turns
+        into a console CTRL_C_EVENT, which the C runtime delivers to signal(SIGINT)
+        handlers, Asio's signal_set among them: the Ctrl-C that stops the servers on
+        Windows."""
+        proc.send_signal(signal.SIGINT)
+        return "SIGINT"
 
     def check_clean_stop(self, process):
         check("default_ctrl_handler" not in process.stderr_text(),
               f"{process.name}: ended by Wine's default Ctrl-C handler, not by its own")
+
+    def no_memory(self, process):
+        """/proc shows the server's own memory where Wine's loader, the process started,
+        goes on to run the Windows program itself (its argv[0] becomes the program's): a
+        Wine that ran it in another process would leave nothing of the program's there."""
+        with open(f"/proc/{process.proc.pid}/cmdline", "rb") as f:
+            argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+        if argv0.replace("\\", "/").endswith(os.path.basename(process.args[0])):
+            return None
+        return f"under Wine, process {process.proc.pid} runs {argv0!r}, not the server"
+
+
+# Run by Windows.stop in a process of its own: Ctrl-C to every process of the console of
+# process argv[1], not to this one, nor to the console of the test (ctest's, shared with
+# the other tests).
+CTRL_C_SENDER = """
+import ctypes, sys
+kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+def need(ok, what):
+    if not ok:
+        sys.exit(f"{what}: error {ctypes.get_last_error()}")
+kernel32.FreeConsole()
+need(kernel32.AttachConsole(int(sys.argv[1])), "AttachConsole")
+need(kernel32.SetConsoleCtrlHandler(None, True), "SetConsoleCtrlHandler")
+need(kernel32.GenerateConsoleCtrlEvent(0, 0), "GenerateConsoleCtrlEvent")  # CTRL_C_EVENT
+"""
+
+
+class Windows(WindowsPrograms):
+    """Windows builds of the examples on Windows itself. No signal reaches a Windows
+    program from outside: the C runtime raises SIGINT for a Ctrl-C of its console, which
+    only a process attached to that console can send, to all of the console's processes.
+    So each program started to be stopped gets a (hidden) console of its own, and stop()
+    sends Ctrl-C to it from a helper process."""
+
+    no_descriptor_limit = "on Windows (no limit on a process's sockets to lower)"
+    no_links = "on Windows (making links takes a privilege the test may not have)"
+
+    def __init__(self):
+        # Ignoring Ctrl-C is inherited: a test started that way (as a new process group)
+        # would start servers that ignore it too.
+        import ctypes
+        ctypes.WinDLL("kernel32").SetConsoleCtrlHandler(None, False)
+
+    def popen_options(self):
+        hidden = subprocess.STARTUPINFO(dwFlags=subprocess.STARTF_USESHOWWINDOW,
+                                        wShowWindow=subprocess.SW_HIDE)
+        return {"creationflags": subprocess.CREATE_NEW_CONSOLE, "startupinfo": hidden}
+
+    def stop(self, proc):
+        r = subprocess.run([sys.executable, "-c", CTRL_C_SENDER, str(proc.pid)],
+                           capture_output=True, timeout=30,
+                           creationflags=subprocess.DETACHED_PROCESS)
+        check(r.returncode == 0, f"Ctrl-C to process {proc.pid}: {r.stderr.decode().strip()}")
+        return "Ctrl-C"
+
+    def check_clean_stop(self, process):
+        """Nothing beyond exit code 0: without a handler, Ctrl-C ends a Windows program
+        with STATUS_CONTROL_C_EXIT."""
+
+    def resident_mib(self, process, peak):
+        """The working set in MiB (GetProcessMemoryInfo): now, or its peak so far."""
+        import ctypes
+        from ctypes import wintypes
+        size = ctypes.c_size_t
+
+        class Counters(ctypes.Structure):  # PROCESS_MEMORY_COUNTERS
+            _fields_ = [("cb", wintypes.DWORD), ("PageFaultCount", wintypes.DWORD),
+                        ("PeakWorkingSetSize", size), ("WorkingSetSize", size),
+                        ("QuotaPeakPagedPoolUsage", size), ("QuotaPagedPoolUsage", size),
+                        ("QuotaPeakNonPagedPoolUsage", size), ("QuotaNonPagedPoolUsage", size),
+                        ("PagefileUsage", size), ("PeakPagefileUsage", size)]
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        get = kernel32.K32GetProcessMemoryInfo
+        get.argtypes = [wintypes.HANDLE, ctypes.POINTER(Counters), wintypes.DWORD]
+        get.restype = wintypes.BOOL
+        counters = Counters(cb=ctypes.sizeof(Counters))
+        # Popen's handle of the process: it has every access right.
+        check(get(int(process.proc._handle), ctypes.byref(counters), counters.cb),
+              f"{process.name}: GetProcessMemoryInfo: error {ctypes.get_last_error()}")
+        return (counters.PeakWorkingSetSize if peak else counters.WorkingSetSize) / 2**20
+
+    def clients_peak_mib(self):
+        return None  # no getrusage: a finished child's peak is gone with it
 
 
 NATIVE = Native()
@@ -111,26 +242,31 @@ NATIVE = Native()
 
 class Process:
     """A child process whose stdout lines are collected by a thread, so that reading
-    them can time out. `launch` is how it runs: Native, or Wine for a Windows build."""
+    them can time out. `launch` is how it runs: Native, Wine or Windows."""
 
     def __init__(self, name, args, work_dir, stdin=False, launch=NATIVE, nofile=None, env=None):
         self.name = name
+        self.args = args
         self.launch = launch
         self.startup = launch.startup  # used up by the first line
         self.log_path = os.path.join(work_dir, name + ".stderr")
         self.log = open(self.log_path, "w")
+        # Bytes both ways: what is sent ends its lines with "\n" on every system (a text
+        # stream would write "\r\n" on Windows); lines read end in "\n" or "\r\n".
         self.proc = subprocess.Popen(
             launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
+            stdout=subprocess.PIPE, stderr=self.log,
             env=dict(launch.env or os.environ, **env) if env else launch.env,
-            preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile))
+            preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile),
+            **launch.popen_options())
+        children.append(self.proc)
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         running.append(self)
 
     def _read(self):
-        for line in self.proc.stdout:
+        for line in io.TextIOWrapper(self.proc.stdout, encoding="utf-8", errors="replace"):
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)  # end of output
 
@@ -145,7 +281,7 @@ class Process:
         return line
 
     def send(self, text):
-        self.proc.stdin.write(text)
+        self.proc.stdin.write(text.encode())
         self.proc.stdin.flush()
 
     def close_stdin(self):
@@ -158,14 +294,13 @@ class Process:
             raise Failure(f"{self.name}: still running after {timeout}s")
 
     def stop(self):
-        """SIGTERM (SIGINT under Wine), which the servers handle by stopping their
-        io_context: must exit 0."""
-        sig = self.launch.stop_signal
+        """SIGTERM (SIGINT under Wine, Ctrl-C on Windows), which the servers handle by
+        stopping their io_context: must exit 0."""
         check(self.proc.poll() is None, f"{self.name}: died early (exit code {self.proc.poll()})")
-        self.proc.send_signal(sig)
-        check(self.wait(10) == 0, f"{self.name}: exit code {self.proc.returncode} after {sig.name}")
+        how = self.launch.stop(self.proc)
+        check(self.wait(10) == 0, f"{self.name}: exit code {self.proc.returncode} after {how}")
         self.launch.check_clean_stop(self)
-        print(f"{self.name}: stopped cleanly by {sig.name}")
+        print(f"{self.name}: stopped cleanly by {how}")
 
     def stderr_text(self):
         self.log.flush()
@@ -179,7 +314,8 @@ class Process:
         self.log.close()
 
 
-running = []
+running = []  # the Processes started
+children = []  # every child process started (Popen), for the watchdog
 
 
 def limit_descriptors(n):
@@ -204,18 +340,20 @@ def start_server(opt, *args, nofile=None, env=None):
     return server, int(m.group(1))
 
 
-def run(args, timeout=30, launch=NATIVE, env=None, **kw):
+def run(args, timeout=30, launch=NATIVE, env=None):
     """Runs a client to completion; a client still running after `timeout` is killed.
-    `env`: variables added to its environment."""
+    `env`: variables added to its environment. Returns a CompletedProcess."""
     timeout += launch.startup
-    try:
-        r = subprocess.run(launch.command(args), capture_output=True, timeout=timeout,
-                           env=dict(launch.env or os.environ, **env) if env else launch.env,
-                           **kw)
-    except subprocess.TimeoutExpired:
-        raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
-    r.stdout = launch.stdout(r.stdout)
-    return r
+    with subprocess.Popen(launch.command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(launch.env or os.environ, **env) if env else launch.env) as p:
+        children.append(p)
+        try:
+            stdout, stderr = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
+    return subprocess.CompletedProcess(p.args, p.returncode, launch.stdout(stdout), stderr)
 
 
 def pattern(size, seed):
@@ -232,14 +370,6 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14, 15
 
 
-def resident_mib(pid, field):
-    """A process's resident memory in MiB from /proc/<pid>/status: VmRSS now, VmHWM its
-    peak so far."""
-    with open(f"/proc/{pid}/status") as f:
-        m = re.search(rf"^{field}:\s*(\d+) kB", f.read(), re.M)
-    return int(m.group(1)) / 1024
-
-
 def memory_env(opt):
     """Environment for a server whose memory a check measures. AddressSanitizer keeps freed
     memory in a quarantine (256 MB by default) where it stays resident: in a sanitized
@@ -251,29 +381,23 @@ def memory_env(opt):
 
 
 def check_memory_growth(server, baseline, most, what):
-    """The server's peak resident memory (VmHWM) exceeds `baseline` (VmRSS read earlier)
-    by at most `most` MiB."""
-    peak = resident_mib(server.proc.pid, "VmHWM")
+    """The server's peak resident memory exceeds `baseline` (its resident memory read
+    earlier) by at most `most` MiB."""
+    peak = server.launch.resident_mib(server, peak=True)
     print(f"{what}: peak resident memory {peak:.1f} MiB, {peak - baseline:+.1f} MiB"
           f" (at most {most} MiB allowed)")
     check(peak - baseline <= most,
           f"server: resident memory grew by {peak - baseline:.0f} MiB with {what}")
 
 
-def memory_measurable(opt, server, what):
-    """Whether /proc shows the server's own memory; prints why not where it does not.
-    Under Wine the process started is Wine's loader, which goes on to run the Windows
-    program itself (its argv[0] becomes the program's): a Wine that ran it in another
-    process would leave nothing of the program's to measure."""
-    if opt.launch is NATIVE:
-        return True
-    with open(f"/proc/{server.proc.pid}/cmdline", "rb") as f:
-        argv0 = f.read().split(b"\0")[0].decode(errors="replace")
-    if argv0.replace("\\", "/").endswith(os.path.basename(opt.bin["server"])):
-        return True
-    print(f"{what}: memory check skipped: under Wine, process {server.proc.pid} runs"
-          f" {argv0!r}, not the server")
-    return False
+def memory_baseline(server, what):
+    """The server's resident memory in MiB now, or None (and why, printed) where its
+    memory cannot be measured."""
+    why_not = server.launch.no_memory(server)
+    if why_not:
+        print(f"{what}: memory check skipped: {why_not}")
+        return None
+    return server.launch.resident_mib(server, peak=False)
 
 
 DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
@@ -284,9 +408,8 @@ def out_of_descriptors(opt, args, probe):
     stay connected for a while: accepting fails with EMFILE. The server must then neither
     spin (CPU time well below a busy loop) nor flood its log, must keep running, and must
     serve a new client (`probe(port)`) once the others are gone."""
-    if opt.launch is not NATIVE:
-        print("out of descriptors: skipped under Wine (the Windows process has no rlimit,"
-              " and its CPU time is not in /proc)")
+    if opt.launch.no_descriptor_limit:
+        print(f"out of descriptors: skipped {opt.launch.no_descriptor_limit}")
         return
     if opt.sanitized:
         print("out of descriptors: skipped in a sanitized build (the sanitizer runtime needs"
@@ -532,8 +655,7 @@ def slow_participants(opt):
     silent = [join(receive_buffer=4096)[0] for _ in range(5)]
     reader, reader_lines = join()
     sender, _ = join()
-    measured = memory_measurable(opt, server, "slow participants")
-    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    baseline = memory_baseline(server, "slow participants")
     start = time.monotonic()
     text = pattern(60_000 - 7, 8).encode()
     for i in range(250):
@@ -542,7 +664,7 @@ def slow_participants(opt):
         check(reader_lines.readline() == line, f"reading participant: line {i} missing")
     print(f"slow participants: 250 lines of 60 KB sent and read in"
           f" {time.monotonic() - start:.1f}s")
-    if measured:
+    if baseline is not None:
         check_memory_growth(server, baseline, 5 * WRITE_QUEUE_LIMIT / 2**20 + 16,
                             "5 participants not reading")
     for i, s in enumerate(silent):
@@ -591,7 +713,7 @@ def http(opt):
     base = f"http://127.0.0.1:{port}"
 
     def status(path, *extra):
-        return curl("-o", "/dev/null", "-w", "%{http_code}", *extra, base + path).decode()
+        return curl("-o", os.devnull, "-w", "%{http_code}", *extra, base + path).decode()
 
     for name, data in files.items():
         check(curl(f"{base}/{name}") == data, f"GET /{name}: wrong content")
@@ -610,7 +732,7 @@ def http(opt):
     check(re.search(r"(?i)^server: .* on %s" % opt.variant, head, re.M), "HEAD: wrong Server")
 
     # Keep-alive: two URLs in one curl run share the connection (num_connects 1, then 0).
-    reuse = curl("-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects} ",
+    reuse = curl("-o", os.devnull, "-o", os.devnull, "-w", "%{num_connects} ",
                  base + "/hello.txt", base + "/small.bin").decode()
     check(reuse.split() == ["1", "0"], f"connection not re-used: num_connects {reuse!r}")
     # HTTP/1.0 without keep-alive: the server closes after the response.
@@ -789,8 +911,7 @@ def big_request_bodies(opt, server, port):
     default limit of 1 MiB, without the last chunk) and stay open: the server must answer
     each 413 without taking the body in, its memory growing by a few MiB (a server that
     buffered bodies would hold 90 MB)."""
-    measured = memory_measurable(opt, server, "big request bodies")
-    baseline = resident_mib(server.proc.pid, "VmRSS") if measured else 0
+    baseline = memory_baseline(server, "big request bodies")
     body = chunked(900 * 1024)
     held = []
     try:
@@ -803,7 +924,7 @@ def big_request_bodies(opt, server, port):
             except OSError:
                 pass  # the server may close once it has answered
         time.sleep(0.2)
-        if measured:
+        if baseline is not None:
             check_memory_growth(server, baseline, 16, "100 connections sending 900 KiB bodies")
         for i, s in enumerate(held):
             response = read_until_closed(s, f"big request body {i}", 10)
@@ -918,9 +1039,8 @@ def outside_the_doc_root(opt, root, status):
             f.write("not for clients\n")
     for path in ("/.hidden", "/.git/config", "/sub/.env", "/.git/", "/sub/./dir/nested.txt"):
         check(status(path, "--path-as-is") == "404", f"{path}: served (a dot file or directory)")
-    if opt.launch is not NATIVE:
-        print("links out of the doc root: skipped under Wine (it shows the host's links to"
-              " Windows programs as the files they point to)")
+    if opt.launch.no_links:
+        print(f"links out of the doc root: skipped {opt.launch.no_links}")
         return
     os.symlink(os.path.join(outside, "secret.txt"), os.path.join(root, "file-link.txt"))
     os.symlink("/etc/passwd", os.path.join(root, "passwd"))
@@ -1065,7 +1185,6 @@ def download_limit(opt, port, files, out_dir):
     at the limit and refuse the second, each with an error that names the limit, save the
     third, and exit within seconds, having written no more than the limit, with its memory
     bounded (the body goes to disk, so memory was never the risk: time and disk were)."""
-    import resource
     endless_port, stop = endless_body_server()
     try:
         endless = f"http://127.0.0.1:{endless_port}/endless.bin"
@@ -1078,9 +1197,10 @@ def download_limit(opt, port, files, out_dir):
     finally:
         stop()
     out = r.stdout.decode()
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # of any child so far
+    peak = opt.launch.clients_peak_mib()  # of any client so far
     print(out, r.stderr.decode(), f"download limit: exit code {r.returncode} after {elapsed:.1f}s,"
-          f" peak resident memory of any client so far {peak:.0f} MiB", sep="")
+          " peak resident memory of any client so far " +
+          ("unknown (not kept on Windows)" if peak is None else f"{peak:.0f} MiB"), sep="")
     check(r.returncode != 0, "client: exit code 0 despite downloads over the limit")
     for url in (endless, large):
         check(re.search(rf"^failed {re.escape(url)}: larger than the download limit of"
@@ -1089,7 +1209,51 @@ def download_limit(opt, port, files, out_dir):
     saved = os.path.getsize(os.path.join(out_dir, "endless.bin"))
     check(saved <= DOWNLOAD_LIMIT, f"endless body: {saved} bytes saved, over the limit")
     check(elapsed < 5, f"client: took {elapsed:.1f}s to stop at the limit")
-    check(peak < 256, f"client: {peak:.0f} MiB resident")
+    check(peak is None or peak < 256, f"client: {peak:.0f} MiB resident")
+
+
+def start_watchdog(limit):
+    """The time limit of the whole run, kept by a thread (Windows has no SIGALRM): when
+    it passes, the main thread gets a Failure through SIGINT's handler, by a real SIGINT
+    to that thread where threads can be signalled (it ends a blocking call there too);
+    5 seconds later every child process still running is killed, which ends any wait for
+    one; 20 seconds after that the run ends, failed, whatever the main thread does.
+    Returns the Event that the main thread sets when it is done."""
+    expired = threading.Event()
+    done = threading.Event()
+
+    def on_sigint(*_):
+        if expired.is_set():
+            raise Failure(f"time limit of {limit}s exceeded")
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, on_sigint)
+
+    def kill_children():
+        for p in list(children):
+            try:
+                p.kill()
+            except OSError:
+                pass  # ended meanwhile
+
+    def watch():
+        if done.wait(limit):
+            return
+        expired.set()
+        if hasattr(signal, "pthread_kill"):
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        else:
+            _thread.interrupt_main()
+        if done.wait(5):
+            return
+        kill_children()
+        if done.wait(20):
+            return
+        kill_children()
+        print(f"FAILED: time limit of {limit}s exceeded, and the test did not stop", flush=True)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return done
 
 
 SCENARIOS = {f.__name__: f for f in (tcp_echo, udp_echo, chat, http, tls, curl_multi)}
@@ -1108,13 +1272,10 @@ def main():
                              " out of descriptors")
     opt = parser.parse_args()
     opt.bin = dict(b.split("=", 1) for b in opt.bin)
-    opt.launch = Wine(opt.wine) if opt.wine else NATIVE
+    opt.launch = Wine(opt.wine) if opt.wine else Windows() if os.name == "nt" else NATIVE
     os.makedirs(opt.work_dir, exist_ok=True)
 
-    def on_alarm(*_):
-        raise Failure(f"time limit of {TOTAL_TIME_LIMIT}s exceeded")
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(TOTAL_TIME_LIMIT)
+    done = start_watchdog(TOTAL_TIME_LIMIT)
     try:
         SCENARIOS[opt.scenario](opt)
         print(f"{opt.scenario} ({opt.variant}): OK")
@@ -1127,7 +1288,7 @@ def main():
                 print(f"--- {p.name} stderr ---\n{text}")
         return 1
     finally:
-        signal.alarm(0)
+        done.set()
         for p in running:
             p.kill()
 
