@@ -178,8 +178,6 @@ void detail::win::completion_port::post(void* key, std::uint32_t value, error_co
 
 namespace {
 
-using detail::win::win32_error;
-
 // --- finding ProcessSocketNotifications ---------------------------------------------------
 
 process_socket_notifications_fn system_psn() noexcept
@@ -219,19 +217,34 @@ error_code require_windows_build_20348() noexcept
 
 // --- results and packets ------------------------------------------------------------------
 
-// An entry's registrationResult as an error_code.
+// PSN's answer as an error_code: an entry's registrationResult, and a call's return value
+// when it fails as a whole (one mapping, so an entry's error does not depend on whether it
+// came back alone or with the call).
 // DOCUMENTED: "the result of the registration", next to Win32 codes everywhere else.
 // ASSUMED: nothing about the family. An unofficial header says per-entry results are
 // NTSTATUS values, so a value with the NTSTATUS error severity (0xC0000000) is converted by
-// ntdll's RtlNtStatusToDosError; any other value is taken as a Win32 code.
-// Whichever family and code say "not a socket", the entry reports bad_descriptor.
-error_code entry_result(DWORD result) noexcept
+// ntdll's RtlNtStatusToDosError; any other value is taken as a Win32 or Winsock code. Codes
+// that say the same in both families give the same error: "not a socket" is bad_descriptor,
+// "not registered" not_found, an invalid parameter invalid_argument (Winsock's WSAEINVAL).
+error_code psn_error(DWORD result) noexcept
 {
   if (result == ERROR_SUCCESS)
     return {};
-  if ((result & 0xC0000000u) == 0xC0000000u)
-    return detail::win::nt_status_error(static_cast<LONG>(result));
-  return detail::win::socket_error(result);
+  const error_code ec = (result & 0xC0000000u) == 0xC0000000u
+                            ? detail::win::nt_status_error(static_cast<LONG>(result))
+                            : detail::win::socket_error(result);
+  if (ec == error_code(ERROR_INVALID_PARAMETER, boost::system::system_category()))
+    return boost::asio::error::invalid_argument;
+  return ec;
+}
+
+// Whether a call with one entry that failed as a whole failed for its entry (a bad socket or
+// parameter), not for a reason of the call's own.
+// ASSUMED: nothing documents which errors a bad entry gives the call; these are the codes
+// that name an argument.
+bool entry_caused(const error_code& ec) noexcept
+{
+  return ec == boost::asio::error::invalid_argument || ec == boost::asio::error::bad_descriptor;
 }
 
 // Whether a dequeue's return value means "nothing arrived in time".
@@ -365,19 +378,21 @@ private:
                           wanted ? entries : nullptr, wanted ? &received : nullptr);
     if (rc == ERROR_SUCCESS || is_timeout(rc))
       for (UINT32 i = 0; i < c.count; ++i)
-        regs[c.index[i]].result = entry_result(c.native[i].registration_result);
+        regs[c.index[i]].result = psn_error(c.native[i].registration_result);
     return rc;
   }
 
   // Applies a chunk without dequeuing. A call that fails as a whole with several entries
   // is repeated entry by entry.
   // ASSUMED: nothing documents whether one bad entry fails its own result or the whole
-  // call. When the whole call fails, each entry is applied alone, so good entries take
-  // effect and each reports its own outcome either way. That is right if a failed call
-  // changed nothing (applying an entry twice is an overwrite for ENABLE and DISABLE); were
-  // it to apply some entries before failing, a repeated REMOVE would report not_found for
-  // a registration whose REMOVE packet still comes, which the reactor tolerates (it keeps
-  // the state until the packet or its shutdown).
+  // call, nor whether a call that fails as a whole changed nothing. When the whole call
+  // fails, each entry is applied alone, so good entries take effect and each reports its
+  // own outcome either way. Applying an entry twice is an overwrite for ENABLE and DISABLE;
+  // a REMOVE that the failed call had applied (ponyc #5738 saw such calls) reports not_found
+  // when repeated, while its REMOVE packet still comes: the reactor reads no result of a
+  // REMOVE, and a key names its socket's state through a generation check, so a packet for
+  // a closed socket finds a stranger. Entries after a call that failed for its own reason
+  // are not attempted and report that reason.
   void apply(chunk& c, boost::span<registration> regs, error_code& ec) noexcept
   {
     if (c.count == 0)
@@ -387,20 +402,30 @@ private:
     if (rc == ERROR_SUCCESS)
       return;
     if (c.count == 1)
+      return fail_alone(c, regs, psn_error(rc), ec);
+    for (UINT32 i = 0; i < c.count; ++i)
     {
-      regs[c.index[0]].result = win32_error(rc);
-      if (rc != ERROR_INVALID_PARAMETER && rc != ERROR_INVALID_HANDLE && rc != WSAENOTSOCK)
-        ec = win32_error(rc); // the call itself failed, not the entry
-      return;
-    }
-    for (UINT32 i = 0; i < c.count && !ec; ++i)
-    {
+      if (ec)
+      {
+        regs[c.index[i]].result = ec; // not attempted
+        continue;
+      }
       chunk one;
       one.native[0] = c.native[i];
       one.index[0] = c.index[i];
       one.count = 1;
       apply(one, regs, ec);
     }
+  }
+
+  // The outcome of a one-entry call that failed as a whole with `failure`: the entry's, or
+  // the call's too.
+  static void fail_alone(const chunk& c, boost::span<registration> regs, const error_code& failure,
+                         error_code& ec) noexcept
+  {
+    regs[c.index[0]].result = failure;
+    if (!entry_caused(failure))
+      ec = failure;
   }
 
   // The last chunk and the dequeue in one call; the wait goes on (without entries) after an
@@ -418,12 +443,18 @@ private:
       const DWORD rc = call(c, regs, entries, wanted, wait, received);
       if (rc != ERROR_SUCCESS && !is_timeout(rc))
       {
-        // The call failed: its entries are retried alone (see apply) and the dequeue
-        // reports the failure.
-        if (c.count != 0)
-          apply(c, regs, ec);
-        ec = win32_error(rc);
-        return 0;
+        // The call failed: its entries are applied again (see apply), and the dequeue is
+        // tried alone; a dequeue that fails alone reports the failure.
+        if (c.count == 0)
+        {
+          ec = psn_error(rc);
+          return 0;
+        }
+        apply(c, regs, ec);
+        if (ec)
+          return 0;
+        c.count = 0;
+        continue;
       }
       c.count = 0; // applied by the first call
       std::size_t n = 0;

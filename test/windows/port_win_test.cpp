@@ -91,6 +91,10 @@ struct fake_script
   std::vector<DWORD> registration_results; // by entry index of each call; default success
   std::vector<OVERLAPPED_ENTRY> entries;   // returned by the first dequeuing call
   DWORD fail_calls_with_more_than_one_entry = ERROR_SUCCESS; // a whole-batch failure
+  // The return values of the first calls, in order, given after their entries' results are
+  // written: a call that took effect and failed as a whole.
+  std::vector<DWORD> failures_after_effect;
+  int early_returns = 0; // dequeuing calls that return a timeout at once, packets or not
 };
 
 fake_script* script = nullptr;
@@ -114,8 +118,13 @@ DWORD WSAAPI fake_psn(HANDLE, UINT32 count, sock_notify_registration* regs, UINT
         i < script->registration_results.size() ? script->registration_results[i] : ERROR_SUCCESS;
   if (script->return_value != ERROR_SUCCESS)
     return script->return_value;
+  if (script->calls.size() <= script->failures_after_effect.size() &&
+      script->failures_after_effect[script->calls.size() - 1] != ERROR_SUCCESS)
+    return script->failures_after_effect[script->calls.size() - 1];
   if (completion_count == 0)
     return ERROR_SUCCESS;
+  if (script->early_returns > 0 && timeout_ms != 0)
+    return script->early_returns-- % 2 ? WAIT_TIMEOUT : ERROR_TIMEOUT;
   if (script->entries.empty())
   {
     // Nothing to dequeue: a timeout, early (after half the wait, as real waits may end
@@ -327,7 +336,8 @@ BOOST_AUTO_TEST_CASE(large_batches_are_chunked)
     BOOST_TEST(!r.result);
 }
 
-// When PSN fails as a whole ("no changes occurred"), ec says why and so does every entry.
+// When every PSN call fails as a whole, ec says why and so does every entry, mapped as an
+// entry's own result would be (ERROR_INVALID_HANDLE: bad_descriptor).
 BOOST_AUTO_TEST_CASE(call_failure_reaches_ec_and_every_entry)
 {
   faked_port f;
@@ -338,10 +348,106 @@ BOOST_AUTO_TEST_CASE(call_failure_reaches_ec_and_every_entry)
   std::array<an::packet, 2> out;
   boost::system::error_code ec;
   BOOST_TEST(f.port->process(batch, out, milliseconds(100), ec) == 0u);
-  BOOST_TEST(ec == win32(ERROR_INVALID_HANDLE));
-  BOOST_TEST(batch[0].result == win32(ERROR_INVALID_HANDLE));
-  BOOST_TEST(batch[1].result == win32(ERROR_INVALID_HANDLE));
+  BOOST_TEST(ec == boost::asio::error::bad_descriptor);
+  BOOST_TEST(batch[0].result == boost::asio::error::bad_descriptor);
+  BOOST_TEST(batch[1].result == boost::asio::error::bad_descriptor);
   BOOST_CHECK_THROW(f.port->dequeue(out, milliseconds(0)), boost::system::system_error);
+}
+
+// A call with one entry that fails as a whole gives the entry the error its own result
+// would give, whichever family: an error that names the entry (a bad socket or parameter)
+// is the entry's alone; any other is the call's too.
+BOOST_AUTO_TEST_CASE(one_entry_call_failure_is_mapped_as_an_entry_result)
+{
+  const std::pair<DWORD, boost::system::error_code> cases[] = {
+      {WSAENOTSOCK, boost::asio::error::bad_descriptor},
+      {0xC0000008 /* STATUS_INVALID_HANDLE */, boost::asio::error::bad_descriptor},
+      {ERROR_INVALID_PARAMETER, boost::asio::error::invalid_argument},
+      {0xC000000D /* STATUS_INVALID_PARAMETER */, boost::asio::error::invalid_argument},
+      {ERROR_NOT_ENOUGH_MEMORY, win32(ERROR_NOT_ENOUGH_MEMORY)},
+      {0xC0000017 /* STATUS_NO_MEMORY */, win32(ERROR_NOT_ENOUGH_MEMORY)}};
+  for (const auto& [failure, expected] : cases)
+  {
+    BOOST_TEST_CONTEXT("call failure 0x" << std::hex << failure)
+    {
+      faked_port f;
+      f.s.return_value = failure;
+      int k = 0;
+      an::registration r = entry(1, &k, an::events::in);
+      boost::system::error_code ec;
+      f.port->apply({&r, 1}, ec);
+      BOOST_TEST(r.result == expected);
+      const bool entry_caused = expected == boost::asio::error::bad_descriptor ||
+                                expected == boost::asio::error::invalid_argument;
+      BOOST_TEST(ec == (entry_caused ? boost::system::error_code() : expected));
+    }
+  }
+}
+
+// A call that took effect and then failed as a whole: its entries are applied again (as a
+// batch, then one by one if that fails too) and the dequeue goes on alone, so the caller
+// sees the entries' outcomes and the packets, and no failure.
+BOOST_AUTO_TEST_CASE(failed_call_that_took_effect_is_repeated)
+{
+  faked_port f;
+  f.s.failures_after_effect = {ERROR_NOT_ENOUGH_MEMORY};
+  int k = 0;
+  f.s.entries = {notification_entry(&k, psn::register_event_in)};
+  std::array<an::registration, 2> batch = {entry(1, &k, an::events::in),
+                                           entry(2, &k, an::events::in, an::operation::remove)};
+  std::array<an::packet, 2> out;
+  boost::system::error_code ec;
+  BOOST_TEST(f.port->process(batch, out, milliseconds(1000), ec) == 1u);
+  BOOST_TEST(!ec);
+  BOOST_TEST(!batch[0].result);
+  BOOST_TEST(!batch[1].result);
+  BOOST_TEST_REQUIRE(f.s.calls.size() == 3u); // with the dequeue, the batch alone, the dequeue
+  BOOST_TEST(f.s.calls[0].registration_count == 2u);
+  BOOST_TEST(f.s.calls[0].completion_count == 2u);
+  BOOST_TEST(f.s.calls[1].registration_count == 2u);
+  BOOST_TEST(f.s.calls[1].completion_count == 0u);
+  BOOST_TEST(f.s.calls[2].registration_count == 0u);
+  BOOST_TEST(f.s.calls[2].completion_count == 2u);
+  BOOST_TEST(out[0].key == &k);
+}
+
+// When an entry repeated alone fails for a reason of the call's own, the entries after it
+// are not attempted and report that reason, never a success they did not have.
+BOOST_AUTO_TEST_CASE(entries_after_a_failed_repeat_report_its_reason)
+{
+  faked_port f;
+  f.s.failures_after_effect = {WSAENOBUFS, ERROR_SUCCESS, WSAENOBUFS};
+  int k = 0;
+  std::array<an::registration, 3> batch = {
+      entry(1, &k, an::events::in), entry(2, &k, an::events::in), entry(3, &k, an::events::out)};
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(ec == win32(WSAENOBUFS));
+  BOOST_TEST(!batch[0].result);
+  BOOST_TEST(batch[1].result == win32(WSAENOBUFS));
+  BOOST_TEST(batch[2].result == win32(WSAENOBUFS)); // not attempted
+  BOOST_TEST(f.s.calls.size() == 3u);
+}
+
+// Entry results that say the same thing in the two families give the same error.
+BOOST_AUTO_TEST_CASE(entry_results_are_the_same_in_either_family)
+{
+  faked_port f;
+  f.s.registration_results = {ERROR_NOT_FOUND, 0xC0000225 /* STATUS_NOT_FOUND */, WSAEINVAL,
+                              ERROR_INVALID_PARAMETER, 0xC000000D /* STATUS_INVALID_PARAMETER */,
+                              WSAEBADF};
+  int k = 0;
+  std::array<an::registration, 6> batch;
+  for (an::registration& r : batch)
+    r = entry(1, &k, an::events::in, an::operation::disable);
+  boost::system::error_code ec;
+  f.port->apply(batch, ec);
+  BOOST_TEST(!ec);
+  BOOST_TEST(batch[0].result == boost::asio::error::not_found);
+  BOOST_TEST(batch[1].result == boost::asio::error::not_found);
+  for (std::size_t i = 2; i < 5; ++i)
+    BOOST_TEST(batch[i].result == boost::asio::error::invalid_argument, "entry " << i);
+  BOOST_TEST(batch[5].result == boost::asio::error::bad_descriptor);
 }
 
 // Timeouts: 0 polls, infinite is INFINITE, finite ones pass through (clamped below
@@ -400,6 +506,25 @@ BOOST_AUTO_TEST_CASE(early_timeouts_are_waited_out)
   BOOST_TEST(f.s.calls[0].timeout_ms == 200u);
   for (std::size_t i = 1; i < f.s.calls.size(); ++i)
     BOOST_TEST(f.s.calls[i].timeout_ms <= f.s.calls[i - 1].timeout_ms); // what is left
+}
+
+// A wait that ends at once with a timeout code while packets are queued (either code; also
+// an infinite wait) goes on and gets them.
+BOOST_AUTO_TEST_CASE(early_wakeups_with_packets_waiting_go_on)
+{
+  for (const milliseconds timeout : {milliseconds(2000), an::port::infinite})
+  {
+    faked_port f;
+    int k = 0;
+    f.s.early_returns = 3;
+    f.s.entries = {notification_entry(&k, psn::register_event_in)};
+    std::array<an::packet, 2> out;
+    boost::system::error_code ec;
+    BOOST_TEST(f.port->dequeue(out, timeout, ec) == 1u);
+    BOOST_TEST(!ec);
+    BOOST_TEST(f.s.calls.size() == 4u);
+    BOOST_TEST(out[0].key == &k);
+  }
 }
 
 // Packets: lpOverlapped of a notification is never read (documented only as reserved), so
