@@ -14,8 +14,23 @@
 //   key change on a live registration (rule 2)    WSAEINVAL
 //   disable / remove of an unregistered socket    ERROR_NOT_FOUND
 //   a handle that is not an open socket           WSAEBADF
+//
+// Adversities (BOOST_ASIO_NOTIFY_ADVERSARY, adversary.hpp): what the function's reference
+// page does not rule out and a cooperative double never does, for the PSN backend
+// (src/port_win.cpp) to meet, each counted with count_adversity:
+//   early_wakeup             a wait returns empty before its time, with WAIT_TIMEOUT and
+//                            ERROR_TIMEOUT in turn (the page names both)
+//   entry_error_family       a failing entry's registrationResult in the other family: a
+//                            Win32 / Winsock code as the matching NTSTATUS and the reverse
+//                            (the page says neither; an unofficial header says NTSTATUS)
+//   failed_call_took_effect  a call with entries applies some of them (one at least), then
+//                            fails as a whole (ERROR_NOT_ENOUGH_MEMORY or WSAENOBUFS), as
+//                            ponyc #5738 saw
+// Each is produced at every opportunity until the double has produced it once, then at
+// random (seeded with the environment's seed, so a run can be repeated threads aside).
 #include "psn_double.hpp"
 
+#include <boost/asio_notify/adversary.hpp>
 #include <boost/asio_notify/detail/win_psn.hpp>
 
 #include "port_win_common.hpp" // the library's private Windows helpers (src/)
@@ -26,8 +41,11 @@
 #include <windows.h>
 #include <winternl.h>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <vector>
 
 namespace psn_double {
@@ -153,6 +171,122 @@ OVERLAPPED_ENTRY notification_entry(const an::packet& pk)
   return e;
 }
 
+// --- adversities -------------------------------------------------------------------------
+
+// Win32 / Winsock codes the double reports and their NTSTATUS twins (RtlNtStatusToDosError
+// turns each NTSTATUS back into the first Win32 code of its row).
+struct error_twin
+{
+  DWORD win32;
+  DWORD nt_status;
+};
+constexpr error_twin error_twins[] = {
+    {ERROR_NOT_FOUND, 0xC0000225},         // STATUS_NOT_FOUND
+    {ERROR_INVALID_PARAMETER, 0xC000000D}, // STATUS_INVALID_PARAMETER
+    {WSAEINVAL, 0xC000000D},
+    {ERROR_INVALID_HANDLE, 0xC0000008}, // STATUS_INVALID_HANDLE
+    {WSAEBADF, 0xC0000008},
+    {WSAENOTSOCK, 0xC0000008},
+};
+
+bool is_nt_status(DWORD code) { return (code & 0xC0000000u) == 0xC0000000u; }
+
+// `code` in the other family; itself where the table has no twin.
+DWORD other_family(DWORD code)
+{
+  for (const error_twin& t : error_twins)
+    if (code == (is_nt_status(code) ? t.nt_status : t.win32))
+      return is_nt_status(code) ? t.win32 : t.nt_status;
+  return code;
+}
+
+class adversary
+{
+public:
+  adversary() : kinds_(kinds_from_environment()), random_(seed_from_environment()) {}
+
+  // Whether to produce `a` now: at every opportunity until the double has, then once in
+  // `odds`.
+  bool take(an::adversity a, std::uint32_t odds)
+  {
+    if (!has_any(kinds_, a))
+      return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool& produced = produced_[index_of(a)];
+    if (produced && random_() % odds != 0)
+      return false;
+    produced = true;
+    an::count_adversity(a);
+    return true;
+  }
+
+  // A number in [0, n).
+  std::uint32_t below(std::uint32_t n)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return n == 0 ? 0 : static_cast<std::uint32_t>(random_() % n);
+  }
+
+  // Every other call true: for the two timeout codes and the two call failures.
+  bool alternate() { return flip_.fetch_xor(1) != 0; }
+
+private:
+  static an::adversity kinds_from_environment() noexcept
+  {
+    try
+    {
+      return an::adversary_from_environment().kinds;
+    }
+    catch (...)
+    {
+      return an::adversity::none; // a bad variable fails the reactor that reads it
+    }
+  }
+
+  // The environment's seed, made different from the adversarial port's own choices.
+  static std::uint64_t seed_from_environment() noexcept
+  {
+    try
+    {
+      return an::adversary_from_environment().seed ^ 0x5053'4E44'6F75'626Cull;
+    }
+    catch (...)
+    {
+      return 0;
+    }
+  }
+
+  static std::size_t index_of(an::adversity a)
+  {
+    std::size_t i = 0;
+    for (auto bits = an::detail::to_bits(a); bits > 1; bits >>= 1)
+      ++i;
+    return i;
+  }
+
+  const an::adversity kinds_;
+  std::mutex mutex_;
+  std::mt19937_64 random_;
+  bool produced_[an::adversity_kinds] = {};
+  std::atomic<unsigned> flip_{0};
+};
+
+// Made on first use: the environment is read once the test's main has started.
+adversary& the_adversary()
+{
+  static adversary* a = new adversary; // never destroyed, as the_table()
+  return *a;
+}
+
+// A failing entry's result, in the other family now and then.
+DWORD with_family_adversity(DWORD result)
+{
+  if (result == ERROR_SUCCESS || other_family(result) == result ||
+      !the_adversary().take(an::adversity::entry_error_family, 2))
+    return result;
+  return other_family(result);
+}
+
 // --- the ports ---------------------------------------------------------------------------
 
 class table
@@ -233,12 +367,25 @@ void apply(win::afd_engine& engine, sock_notify_registration* infos, UINT32 coun
   {
     sock_notify_registration& info = infos[i];
     info.registration_result = refusal(info);
-    if (info.registration_result != ERROR_SUCCESS)
-      continue;
-    an::registration r = to_registration(info);
-    engine.apply({&r, 1});
-    info.registration_result = registration_result(r.result);
+    if (info.registration_result == ERROR_SUCCESS)
+    {
+      an::registration r = to_registration(info);
+      engine.apply({&r, 1});
+      info.registration_result = registration_result(r.result);
+    }
+    info.registration_result = with_family_adversity(info.registration_result);
   }
+}
+
+// Whether a call with `count` entries applies `applied` of them (one at least) and then
+// fails as a whole (failed_call_took_effect).
+bool fails_after_applying(UINT32 count, UINT32& applied)
+{
+  applied = count;
+  if (count == 0 || !the_adversary().take(an::adversity::failed_call_took_effect, 16))
+    return false;
+  applied = 1 + the_adversary().below(count);
+  return true;
 }
 
 // Waits on the port for what the engine makes of its polls' completions and for user
@@ -248,6 +395,11 @@ DWORD dequeue(HANDLE port, win::afd_engine& engine, UINT32 timeout_ms, OVERLAPPE
 {
   const win::wait_budget budget(timeout_ms == INFINITE ? an::port::infinite
                                                        : std::chrono::milliseconds(timeout_ms));
+  if (timeout_ms != 0 && the_adversary().take(an::adversity::early_wakeup, 8))
+  {
+    *received = 0;
+    return the_adversary().alternate() ? ERROR_TIMEOUT : WAIT_TIMEOUT;
+  }
   std::vector<an::packet> translated(capacity);
   std::vector<win::afd_engine::entry_kind> kinds(capacity);
   for (;;)
@@ -298,7 +450,11 @@ DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registr
   const std::shared_ptr<port_record> port = the_table().find_port(completion_port, error);
   if (!port)
     return error; // the call fails as a whole: no entry is applied
-  apply(*port->engine, registration_infos, registration_count);
+  UINT32 applied = 0;
+  const bool fail = fails_after_applying(registration_count, applied);
+  apply(*port->engine, registration_infos, applied);
+  if (fail)
+    return the_adversary().alternate() ? ERROR_NOT_ENOUGH_MEMORY : WSAENOBUFS;
   if (completion_count == 0)
     return ERROR_SUCCESS;
   return dequeue(completion_port, *port->engine, timeout_ms, completion_port_entries,

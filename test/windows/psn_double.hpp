@@ -22,6 +22,10 @@
 //   dwNumberOfBytesTransferred, lpOverlapped null; user packets pass through untouched, in
 //   one FIFO with the notifications as on Windows.
 //
+// With BOOST_ASIO_NOTIFY_ADVERSARY set it also does, now and then, what the function's page
+// does not rule out (early returns, entry results in the other error family, calls that fail
+// as a whole after taking effect: see psn_double.cpp).
+//
 // Limits: it has the AFD backend's (doc/windows.md): edge triggering is emulated (a held
 // condition may be reported again), and under Wine a peer's disconnect shows once the data
 // before it is read; the error codes of refused entries are plausible Win32 codes, not
