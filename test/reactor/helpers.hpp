@@ -257,11 +257,11 @@ inline bool socket_is_open(native_socket s)
 #endif
 }
 
-/// Wine's AFD (8.0) has two known gaps (doc/windows.md, "The AFD backend": under Wine 8.0): a peer's
-/// disconnect is reported only once the data before it has been read, and ICMP errors on
-/// UDP sockets are never reported. True exactly where they apply, the notify sockets under
-/// Wine (whose reactor port is AFD: Wine has no PSN and these tests install no double), so
-/// tests mark those cases and no other.
+/// Wine's AFD (8.0) has two known gaps (doc/windows.md, "The AFD backend": under Wine 8.0): a
+/// peer's disconnect is reported only once the data before it has been read, and ICMP errors
+/// on UDP sockets are never reported. True exactly where they apply, the notify sockets under
+/// Wine, on either backend (Wine has no PSN: the PSN runs use the test double, which is built
+/// on the AFD backend's engine), so tests mark those cases and no other.
 inline bool wine_afd() { return notify_backend && under_wine(); }
 
 /// The error a read gets after the peer's reset_close: connection_reset, except under Wine
