@@ -11,6 +11,7 @@
 // after must still complete the wait; and (Linux) the wait after an emptying read makes no
 // poll of the socket, as stock Asio's makes none either (it re-arms its epoll registration).
 #include "helpers.hpp"
+#include "readiness.hpp"
 
 #include <cstring>
 
@@ -95,9 +96,10 @@ struct reactor_style_pair
   void expect_waiting_until(const char* data)
   {
     op_result wait;
-    p.server.async_wait(tcp::socket::wait_read, capture(wait));
-    drain(ioc);
-    BOOST_TEST(!wait.done());
+    stale_completions +=
+        test_reactor_readiness::expect_waiting(ioc, p.server, wait, [this](op_result& r) {
+          p.server.async_wait(tcp::socket::wait_read, capture(r));
+        });
     asio::write(p.client, asio::buffer(data, std::strlen(data)));
     BOOST_TEST(run_until_done(ioc, wait));
     CHECK_OK(wait.ec);
@@ -107,6 +109,7 @@ struct reactor_style_pair
   asio::io_context& ioc;
   tcp_pair p;
   op_result keep_running;
+  int stale_completions = 0; // readiness waits completed by stale packets (expect_waiting)
 };
 
 } // namespace
@@ -205,7 +208,9 @@ BOOST_AUTO_TEST_CASE(wait_after_an_emptying_read_makes_no_poll)
   polls_of_watched = 0;
   for (const char* byte : {"j", "k", "l"})
     r.expect_waiting_until(byte);
-  BOOST_TEST(polls_of_watched.load() == 0);
+  // A wait made again after a stale completion (an adversarial port's) cannot know whether
+  // the stale packet's data is still there: it asks.
+  BOOST_TEST(polls_of_watched.load() <= r.stale_completions);
   watched_fd = -1;
 }
 

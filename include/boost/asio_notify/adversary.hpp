@@ -27,7 +27,7 @@ namespace asio_notify {
     contract (doc/port_contract.md says why for each). */
 enum class adversity : std::uint32_t
 {
-  none = 0,
+  none = 0, ///< Nothing: a plain port.
   /// A packet dequeued before a `disable`, a re-`enable` or a filter change of its
   /// registration is delivered after it.
   stale_after_change = 1u << 0,
