@@ -2,10 +2,12 @@
 # The test command (README, .ci/run): installs what is missing, then builds and runs every
 # suite, in the builds users make:
 #   debug           GCC, Debug, Boost 1.81 (the system's): the whole tree, every test, the
-#                   socket suite also against stock Asio
+#                   socket suite also against stock Asio; the socket, service, fault and soak
+#                   suites also on the adversarial port (so in asan-ubsan, tsan and windows-wine)
 #   release-clang   Clang, Release, Boost 1.81: the whole tree, every test
 #   asan-ubsan      GCC, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: every test
-#   tsan            GCC, Debug, ThreadSanitizer: the multi-threaded suites
+#   tsan            GCC, Debug, ThreadSanitizer: the service, fault and soak suites and the socket
+#                   suite (every driver), also on the adversarial port
 #   b2              the b2 build (Boost 1.81)
 #   fuzz            a minute of libFuzzer on the port (Clang)
 #   boost-1.90      GCC, Release, Boost 1.90 headers from Debian sid: the whole tree, every test,
@@ -17,7 +19,8 @@
 # Each CMake build is configured from its preset in CMakePresets.json (the same names), in a
 # folder of the build root. Newer Boost headers are unpacked into the build root by
 # tools/boost-headers.sh, never installed into the system, and given to the boost-* presets as
-# ASIO_NOTIFY_BOOST_DIR. Usage: tools/test.sh [build-root]
+# ASIO_NOTIFY_BOOST_DIR. Each stage's duration is printed after it, and all of them at the end.
+# Usage: tools/test.sh [build-root]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build}
@@ -27,6 +30,8 @@ jobs=$(nproc)
 passed=0
 failed=0
 failures=()
+durations=()
+started=$SECONDS
 
 # Run one stage; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
 # and a stage without one (b2, fuzz) counts as one test that passed or failed.
@@ -35,9 +40,13 @@ stage() {
   shift
   echo "=== $name"
   local log="$out/$name.log"
+  local stage_started=$SECONDS
   mkdir -p "$out"
   "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
+  local took=$((SECONDS - stage_started))
+  durations+=("$(printf '%-14s %5d s' "$name" "$took")")
+  echo "=== $name: $took s"
   local summary
   summary=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$log" | tail -n 1)
   if [[ -n $summary ]]; then
@@ -67,12 +76,14 @@ ctest_build() { # <preset> <dir>: configure from the preset in <dir>, build, run
 stage debug ctest_build debug "$out/debug"
 stage release-clang ctest_build release-clang "$out/release-clang"
 stage asan-ubsan ctest_build asan-ubsan "$out/asan"
-# ThreadSanitizer: the multi-threaded suites only (the tsan build and test presets pick the
-# same ones; ci_presets checks that they do).
-tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_concurrency_test reactor_cancellation_test"
+# ThreadSanitizer: the suites that run the reactor on several threads, on every driver and on
+# the adversarial port (the tsan build and test presets pick the same ones; ci_presets checks
+# that they do). The adversarial groups' checks (*_adversity_*) come with their runs.
+tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_tcp_socket_test reactor_sync_then_wait_test reactor_udp_socket_test reactor_acceptor_test reactor_socket_options_test reactor_tokens_test reactor_cancellation_test reactor_concurrency_test reactor_connect_test reactor_local_socket_test reactor_generic_socket_test reactor_coroutine_test"
+tsan_variants="(_inline|_inline_portable|_thread)?(_oneshot_level|_persistent_edge)?(_adversarial)?"
 stage tsan bash -c "cmake -S '$root' --preset tsan -B '$out/tsan' &&
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
-  ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})(_inline|_inline_portable|_thread)?\$' --timeout 900"
+  ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})$tsan_variants\$' --timeout 900"
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
@@ -95,6 +106,8 @@ if [[ -x $root/.ci/windows-cross.sh ]]; then
 fi
 
 echo
+printf '%s\n' "${durations[@]}"
+printf '%-14s %5d s\n' total $((SECONDS - started))
 echo "stages failed: ${failures[*]:-none}"
 echo "tests: $passed passed, $failed failed"
 ((${#failures[@]} == 0))
