@@ -253,7 +253,7 @@ private:
       if (p.key == &nudge_key_)
         nudge_pending_ = false;
       else
-        ready.push_back(p); // user packets keep their order: never held
+        ready.push_back(p); // never kept back on purpose: user packets keep their order
       return;
     }
     if (has_any(p.events, events::remove))

@@ -78,12 +78,13 @@ stage release-clang ctest_build release-clang "$out/release-clang"
 stage asan-ubsan ctest_build asan-ubsan "$out/asan"
 # ThreadSanitizer: the suites that run the reactor on several threads, on every driver and on
 # the adversarial port (the tsan build and test presets pick the same ones; ci_presets checks
-# that they do). The adversarial groups' checks (*_adversity_*) come with their runs.
-tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_tcp_socket_test reactor_sync_then_wait_test reactor_udp_socket_test reactor_acceptor_test reactor_socket_options_test reactor_tokens_test reactor_cancellation_test reactor_concurrency_test reactor_connect_test reactor_local_socket_test reactor_generic_socket_test reactor_coroutine_test"
+# that they do). The adversarial groups' checks (*_adversity_*) come with their runs;
+# test/tsan.supp says what is suppressed and why.
+tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_tcp_socket_test reactor_sync_then_wait_test reactor_udp_socket_test reactor_acceptor_test reactor_socket_options_test reactor_tokens_test reactor_initiating_functions_test reactor_initiating_functions_cxx20_test reactor_cancellation_test reactor_concurrency_test reactor_connect_test reactor_local_socket_test reactor_generic_socket_test reactor_coroutine_test"
 tsan_variants="(_inline|_inline_portable|_thread)?(_oneshot_level|_persistent_edge)?(_adversarial)?"
 stage tsan bash -c "cmake -S '$root' --preset tsan -B '$out/tsan' &&
   cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
-  ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})$tsan_variants\$' --timeout 900"
+  TSAN_OPTIONS='suppressions=$root/test/tsan.supp' ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})$tsan_variants\$' --timeout 900"
 stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
