@@ -93,6 +93,10 @@ struct reactor_core::impl final : packet_handler
   explicit impl(const reactor_options& o)
       : options(o), the_port(o.backend, o.adversary ? *o.adversary : adversary_from_environment())
   {
+    // What runs, as options() reports the driver that runs.
+    options.backend = the_port.backend();
+    if (!options.adversary)
+      options.adversary = adversary_from_environment();
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(
           boost::asio::error::invalid_argument,

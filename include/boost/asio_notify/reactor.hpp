@@ -115,11 +115,13 @@ struct reactor_options
   std::size_t threads = default_reactor_threads();
 
   /// Which system facility the reactor's port is built on (see `port_backend`; on Windows
-  /// `psn` or `afd`, chosen automatically by default).
+  /// `psn` or `afd`, chosen automatically by default). `reactor::options()` reports the one
+  /// the port runs on, never `automatic`.
   port_backend backend = port_backend::automatic;
 
   /// For tests: the adversities the reactor's port produces (adversary.hpp); when empty,
   /// those of `BOOST_ASIO_NOTIFY_ADVERSARY` (`adversary_from_environment()`).
+  /// `reactor::options()` reports the ones in force.
   std::optional<adversary_options> adversary;
 };
 
@@ -242,7 +244,8 @@ public:
   /// The options the reactor runs with (a copy: callable from any thread, also while the
   /// first socket settles the driver). The driver is the one that runs, which differs from
   /// the one asked for where the context cannot host it (see `driver_kind`); it is final
-  /// once the first socket of the context has been created.
+  /// once the first socket of the context has been created. The backend is the one the
+  /// port runs on (never `automatic`), and the adversary the one in force.
   BOOST_ASIO_NOTIFY_DECL reactor_options options() const;
 
   /// A snapshot of the reactor's counters; callable from any thread.
