@@ -93,10 +93,9 @@ start_server() {
   "$binary" 0 "$work_dir/www" "$server_threads" > "$log" 2> "$work_dir/server.err" &
   server_pid=$!
   for _ in $(seq 100); do                      # up to 10 s
-    if [[ -s $log ]] && grep -q '^listening on port' "$log"; then
-      server_port=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$log")
-      return 0
-    fi
+    # The number is whole once the space after it has been written.
+    server_port=$(sed -n 's/^listening on port \([0-9][0-9]*\) .*/\1/p' "$log")
+    [[ -n $server_port ]] && return 0
     kill -0 "$server_pid" 2>/dev/null || break
     sleep 0.1
   done
