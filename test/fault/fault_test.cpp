@@ -9,6 +9,7 @@
 // io_context stopped and restarted. Every case runs under every reactor configuration.
 
 #include "support/reactor_configs.hpp"
+#include "support/wine.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -18,8 +19,12 @@
 #include <boost/asio/write.hpp>
 #include <boost/test/unit_test.hpp>
 
+#if defined(_WIN32)
+#include <windows.h> // after Asio's winsock2.h
+#else
 #include <sys/resource.h>
 #include <unistd.h>
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -47,6 +52,24 @@ void reset(tcp::socket& s)
 bool is_reset(const error_code& ec)
 {
   return ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+}
+
+// What a read gets after the peer's reset: a reset, except under Wine (8), whose recv reads
+// a reset as a graceful close (0 bytes, never WSAECONNRESET; plain Winsock does the same).
+// Asserted, so the mark fails, and goes, once Wine reports the reset.
+bool is_read_reset(const error_code& ec)
+{
+  return under_wine() ? ec == asio::error::eof : is_reset(ec);
+}
+
+// Close a socket's handle behind its object's back.
+void close_native(tcp::socket& s)
+{
+#if defined(_WIN32)
+  ::closesocket(s.native_handle());
+#else
+  ::close(s.native_handle());
+#endif
 }
 
 // Run `body(options)` for every reactor configuration, labelled.
@@ -78,7 +101,7 @@ BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_read)
     asio::post(ioc, [&] { reset(p.a); });
     ioc.run_for(generous);
     BOOST_TEST(calls == 1);
-    BOOST_TEST(is_reset(result), result.message());
+    BOOST_TEST(is_read_reset(result), result.message());
   });
 }
 
@@ -261,6 +284,9 @@ BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
   });
 }
 
+// POSIX only: Windows has no descriptor limit to lower (no RLIMIT_NOFILE); sockets are
+// limited by memory alone.
+#if !defined(_WIN32)
 BOOST_AUTO_TEST_CASE(accept_under_descriptor_exhaustion_reports_and_recovers)
 {
   for_each_configuration([](const an::reactor_options& o) {
@@ -298,6 +324,7 @@ BOOST_AUTO_TEST_CASE(accept_under_descriptor_exhaustion_reports_and_recovers)
     BOOST_TEST(accepted.is_open());
   });
 }
+#endif
 
 BOOST_AUTO_TEST_CASE(writer_blocked_by_a_peer_that_stops_reading_then_resumes)
 {
@@ -329,6 +356,33 @@ BOOST_AUTO_TEST_CASE(writer_blocked_by_a_peer_that_stops_reading_then_resumes)
   });
 }
 
+namespace {
+
+// A handle that is not a socket is refused: on POSIX a pipe, `not_socket`; on Windows an
+// event, `bad_descriptor` (Winsock cannot tell it from no handle: basic_socket::assign).
+void assign_a_handle_of_another_kind(tcp::socket& s)
+{
+  error_code ec;
+#if defined(_WIN32)
+  const HANDLE event = ::CreateEventW(nullptr, TRUE, FALSE, nullptr);
+  BOOST_REQUIRE(event != nullptr);
+  s.assign(tcp::v4(), reinterpret_cast<tcp::socket::native_handle_type>(event), ec);
+  BOOST_TEST((ec == asio::error::bad_descriptor), ec.message());
+  BOOST_TEST(!s.is_open());
+  ::CloseHandle(event);
+#else
+  int pipe_fds[2];
+  BOOST_REQUIRE(::pipe(pipe_fds) == 0);
+  s.assign(tcp::v4(), pipe_fds[0], ec);
+  BOOST_TEST((ec == asio::error::not_socket));
+  BOOST_TEST(!s.is_open());
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+#endif
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
 {
   asio::io_context ioc;
@@ -337,16 +391,10 @@ BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
   s.assign(tcp::v4(), -1, ec);
   BOOST_TEST((ec == asio::error::bad_descriptor));
   BOOST_TEST(!s.is_open());
-  int pipe_fds[2];
-  BOOST_REQUIRE(::pipe(pipe_fds) == 0);
-  s.assign(tcp::v4(), pipe_fds[0], ec);
-  BOOST_TEST((ec == asio::error::not_socket));
-  BOOST_TEST(!s.is_open());
-  ::close(pipe_fds[0]);
-  ::close(pipe_fds[1]);
+  assign_a_handle_of_another_kind(s);
   // A handle closed behind the socket's back: operations report the error, nothing hangs.
   tcp::socket t(ioc, tcp::v4());
-  ::close(t.native_handle());
+  close_native(t);
   char c;
   error_code read_ec;
   t.async_read_some(asio::buffer(&c, 1), [&](error_code e, std::size_t) { read_ec = e; });

@@ -27,12 +27,20 @@
 #endif
 #endif
 
+#if defined(_WIN32)
+#include <windows.h> // after Asio's winsock2.h
+
+#include <tlhelp32.h>
+#else
 #include <dirent.h>
+#endif
 
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -45,6 +53,25 @@ using namespace test_support;
 
 namespace {
 
+#if defined(_WIN32)
+// The threads of this process: Windows has no /proc, its Toolhelp snapshot lists them.
+std::size_t thread_count()
+{
+  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  BOOST_REQUIRE(snapshot != INVALID_HANDLE_VALUE); // else the count would prove nothing
+  std::size_t n = 0;
+  THREADENTRY32 e{};
+  e.dwSize = sizeof(e);
+  for (BOOL more = ::Thread32First(snapshot, &e); more; more = ::Thread32Next(snapshot, &e))
+    n += e.th32OwnerProcessID == ::GetCurrentProcessId();
+  ::CloseHandle(snapshot);
+  return n;
+}
+
+// Windows has no setenv/unsetenv; _putenv_s with an empty value removes the variable.
+void set_variable(const char* name, const char* value) { ::_putenv_s(name, value); }
+void unset_variable(const char* name) { ::_putenv_s(name, ""); }
+#else
 std::size_t thread_count()
 {
   std::size_t n = 0;
@@ -56,6 +83,10 @@ std::size_t thread_count()
   }
   return n;
 }
+
+void set_variable(const char* name, const char* value) { ::setenv(name, value, 1); }
+void unset_variable(const char* name) { ::unsetenv(name); }
+#endif
 
 // Counts how a handler ended: invoked, or destroyed without being invoked.
 struct handler_fate
@@ -125,6 +156,19 @@ BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
   }
 }
 
+namespace {
+
+// A backend every system of this platform has, and one none has.
+#if defined(_WIN32)
+constexpr an::port_backend present_backend = an::port_backend::afd; // Windows 10 and later, Wine
+constexpr an::port_backend absent_backend = an::port_backend::epoll;
+#else
+constexpr an::port_backend present_backend = an::port_backend::epoll;
+constexpr an::port_backend absent_backend = an::port_backend::afd;
+#endif
+
+} // namespace
+
 // The reactor's port runs on the backend its options name; one this system lacks makes the
 // reactor's construction fail with operation_not_supported, before any socket exists.
 BOOST_AUTO_TEST_CASE(the_port_backend_is_an_option)
@@ -132,13 +176,13 @@ BOOST_AUTO_TEST_CASE(the_port_backend_is_an_option)
   {
     asio::io_context ioc;
     an::reactor_options o;
-    o.backend = an::port_backend::epoll;
+    o.backend = present_backend;
     auto& r = asio::make_service<an::reactor>(ioc, o);
-    BOOST_TEST((r.options().backend == an::port_backend::epoll));
+    BOOST_TEST((r.options().backend == present_backend));
   }
   asio::io_context ioc;
   an::reactor_options o;
-  o.backend = an::port_backend::afd; // Windows'
+  o.backend = absent_backend;
   BOOST_CHECK_EXCEPTION(asio::make_service<an::reactor>(ioc, o), boost::system::system_error,
                         [](const boost::system::system_error& e) {
                           return e.code() == asio::error::operation_not_supported;
@@ -147,7 +191,7 @@ BOOST_AUTO_TEST_CASE(the_port_backend_is_an_option)
 
 BOOST_AUTO_TEST_CASE(options_come_from_the_environment)
 {
-  ::setenv(an::reactor_options_variable, "driver=thread,batch=5", 1);
+  set_variable(an::reactor_options_variable, "driver=thread,batch=5");
   {
     asio::io_context ioc;
     tcp::socket s(ioc); // first use creates the reactor from the environment
@@ -155,12 +199,12 @@ BOOST_AUTO_TEST_CASE(options_come_from_the_environment)
     BOOST_TEST((o.driver == an::driver_kind::thread));
     BOOST_TEST(o.batch_size == 5u);
   }
-  ::setenv(an::reactor_options_variable, "batch=banana", 1);
+  set_variable(an::reactor_options_variable, "batch=banana");
   {
     asio::io_context ioc;
     BOOST_CHECK_THROW(tcp::socket s(ioc), boost::system::system_error);
   }
-  ::unsetenv(an::reactor_options_variable);
+  unset_variable(an::reactor_options_variable);
 }
 
 BOOST_AUTO_TEST_CASE(options_are_fixed_once_the_reactor_exists)
@@ -228,7 +272,7 @@ BOOST_AUTO_TEST_CASE(default_options_give_this_platforms_driver)
   BOOST_TEST_MESSAGE("Boost " << BOOST_LIB_VERSION << ": default driver "
                               << an::to_string(an::default_driver_kind()));
   BOOST_TEST((an::default_driver_kind() == expected_default_driver()));
-  ::unsetenv(an::reactor_options_variable);
+  unset_variable(an::reactor_options_variable);
   asio::io_context ioc;
   tcp::socket s(ioc); // creates the reactor with the default options
   BOOST_TEST((asio::use_service<an::reactor>(ioc).options().driver == expected_default_driver()));

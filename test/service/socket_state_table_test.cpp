@@ -104,9 +104,10 @@ BOOST_AUTO_TEST_CASE(late_keys_never_find_another_socket)
   an::socket_state_table t;
   constexpr std::size_t open = 16;
   constexpr int replacements = 20000;
-  constexpr int unset = -1;
+  using native = boost::asio_notify::native_socket_type; // unsigned on Windows
+  constexpr native unset = native(-1);
   auto value_of = [](void* key) {
-    return int(reinterpret_cast<std::uintptr_t>(key) % 1000003);
+    return native(reinterpret_cast<std::uintptr_t>(key) % 1000003);
   };
   auto open_one = [&] {
     an::socket_state* s = t.acquire(unset);
