@@ -35,11 +35,16 @@ using boost::system::error_code;
 
 namespace {
 
-// The translations Asio applies to Winsock results, so callers see the same codes.
+// The translations Asio applies to Winsock results, so callers see the same codes; and one
+// of ours: Winsock answers WSAENOTSOCK for an invalid or closed handle, where POSIX says
+// EBADF. Both mean "no such socket", which the port contract and Asio on POSIX call
+// bad_descriptor (doc/asio_conformance.md, W5).
 error_code to_asio_error(DWORD err)
 {
   switch (err)
   {
+  case WSAENOTSOCK:
+    return boost::asio::error::bad_descriptor;
   case ERROR_NETNAME_DELETED:
     return boost::asio::error::connection_reset;
   case ERROR_PORT_UNREACHABLE:
@@ -153,10 +158,6 @@ void check_socket(native_socket_type s, error_code& ec)
     return ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type),
                         &len);
   });
-  // Winsock answers WSAENOTSOCK for an invalid or closed handle, where POSIX says EBADF:
-  // both mean "no such socket", which the contract (and Asio on POSIX) calls bad_descriptor.
-  if (ec == boost::asio::error::not_socket)
-    ec = boost::asio::error::bad_descriptor;
 }
 
 void set_non_blocking(native_socket_type s, bool on, error_code& ec)
