@@ -433,9 +433,9 @@ BOOST_AUTO_TEST_CASE(entries_after_a_failed_repeat_report_its_reason)
 BOOST_AUTO_TEST_CASE(entry_results_are_the_same_in_either_family)
 {
   faked_port f;
-  f.s.registration_results = {ERROR_NOT_FOUND, 0xC0000225 /* STATUS_NOT_FOUND */, WSAEINVAL,
-                              ERROR_INVALID_PARAMETER, 0xC000000D /* STATUS_INVALID_PARAMETER */,
-                              WSAEBADF};
+  f.s.registration_results = {
+      ERROR_NOT_FOUND,         0xC0000225 /* STATUS_NOT_FOUND */,         WSAEINVAL,
+      ERROR_INVALID_PARAMETER, 0xC000000D /* STATUS_INVALID_PARAMETER */, WSAEBADF};
   int k = 0;
   std::array<an::registration, 6> batch;
   for (an::registration& r : batch)
