@@ -86,17 +86,22 @@ void abort_all(socket_state& s, op_queue& aborted, const error_code& ec)
     }
 }
 
+// `o` with the adversary it leaves to the environment filled in.
+reactor_options with_adversary(reactor_options o)
+{
+  if (!o.adversary)
+    o.adversary = adversary_from_environment();
+  return o;
+}
+
 } // namespace
 
 struct reactor_core::impl final : packet_handler
 {
   explicit impl(const reactor_options& o)
-      : options(o), the_port(o.backend, o.adversary ? *o.adversary : adversary_from_environment())
+      : options(with_adversary(o)), the_port(options.backend, *options.adversary)
   {
-    // What runs, as options() reports the driver that runs.
-    options.backend = the_port.backend();
-    if (!options.adversary)
-      options.adversary = adversary_from_environment();
+    options.backend = the_port.backend(); // what runs, as options() reports the driver
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(
           boost::asio::error::invalid_argument,
