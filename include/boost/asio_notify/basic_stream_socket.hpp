@@ -25,7 +25,8 @@ namespace asio_notify {
     members with the same semantics. It models Asio's SyncReadStream, SyncWriteStream,
     AsyncReadStream and AsyncWriteStream, so `boost::asio::read`, `write`, `async_read`,
     `async_write`, `async_read_until`, `boost::asio::ssl::stream` and Beast's HTTP
-    algorithms work with it (Beast's `tcp_stream` does not: it wraps Asio's own socket).
+    algorithms work with it; `boost::asio_notify::beast::tcp_stream` wraps it with Beast's
+    timeouts, and `<boost/asio_notify/beast.hpp>` lets `websocket::stream` run over it.
 
     Asynchronous operations take any completion token, use the handler's associated
     executor, allocator and cancellation slot (cancellation types terminal, partial and
