@@ -22,10 +22,10 @@
 // it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
 // and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
 //
-// Beast's own examples use beast::tcp_stream, which wraps Asio's socket type and so cannot
-// wrap ours. Beast's algorithms (http::async_read, async_write) only need an AsyncReadStream /
-// AsyncWriteStream, so this server uses the socket directly and a steady_timer per session
-// for the time-outs tcp_stream would have given.
+// Each connection is a beast::tcp_stream over the backend's socket (net.hpp: Boost.AsioNotify's
+// stream, or Beast's own in the default build). Its expires_after gives the time-outs: an
+// operation still running at its deadline completes with beast::error::timeout, the socket
+// closed.
 //
 
 #include "accept_backoff.hpp"
@@ -61,7 +61,7 @@
 #include <thread>
 #include <vector>
 
-namespace beast = boost::beast;
+namespace beast = backend::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 using tcp = backend::tcp;
@@ -258,7 +258,8 @@ http::message_generator handle_request(std::string const& doc_root,
 }
 
 // The status that answers a request Beast's parser rejected with `ec`, or none where there
-// is nobody to answer: the client closed the connection, or our time-out did.
+// is nobody to answer: the client closed the connection, or our time-out did
+// (beast::error::timeout).
 std::optional<http::status> rejection_status(error_code ec)
 {
   if (ec == http::error::header_limit)
@@ -283,17 +284,14 @@ public:
   // `slot` is the session's place under the connection limit, given back when it ends.
   http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
                connection_limit::slot slot)
-      : socket_(std::move(socket)),
-        deadline_(socket_.get_executor()) // same strand as the socket: no data race
-        ,
-        doc_root_(std::move(doc_root)), slot_(std::move(slot))
+      : stream_(std::move(socket)), doc_root_(std::move(doc_root)), slot_(std::move(slot))
   {
   }
 
   void run()
   {
     // The accept handler ran on the acceptor's executor; continue on our own strand.
-    net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_request(); });
   }
 
 private:
@@ -303,9 +301,11 @@ private:
     parser_.emplace();
     parser_->header_limit(header_limit);
     parser_->body_limit(body_limit);
-    arm_deadline();
+    // One deadline for all the reads of a request: a client that sends a byte now and then
+    // must not keep the connection for ever.
+    stream_.expires_after(idle_timeout);
     http::async_read(
-        socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, std::size_t) {
+        stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, std::size_t) {
           if (ec == http::error::end_of_stream)
             return self->close(); // the client closed the connection between requests
           if (ec)
@@ -323,7 +323,8 @@ private:
       return report(ec, "read");
     error_code ignored;
     client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
-                     socket_.remote_endpoint(ignored).address().to_string() + ": " + ec.message());
+                     stream_.socket().remote_endpoint(ignored).address().to_string() + ": " +
+                     ec.message());
     write_response(text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
   }
 
@@ -335,9 +336,9 @@ private:
 
   // A response goes out one write_some at a time, and each gets its own deadline: a
   // client that keeps reading, however slowly, gets the whole of a large file, and one
-  // that stops reading for idle_timeout is closed. (beast::async_write does the same
-  // loop over the message_generator, but gives no way to move the deadline between the
-  // steps: one deadline for the whole would cut off slow downloads.)
+  // that stops reading for idle_timeout is closed. (beast::async_write runs the same loop
+  // over the message_generator, but the stream's deadline is a point in time set before
+  // it: the whole response would have one, and slow downloads would be cut off.)
   void write_some()
   {
     // The headers, then the body a piece at a time (a file: read as it goes).
@@ -345,8 +346,8 @@ private:
     auto const buffers = response_->prepare(prepare_ec);
     if (prepare_ec)
       return report(prepare_ec, "write"); // e.g. the file could not be read
-    arm_deadline();
-    socket_.async_write_some(buffers, [self = shared_from_this()](error_code ec, std::size_t n) {
+    stream_.expires_after(idle_timeout);
+    stream_.async_write_some(buffers, [self = shared_from_this()](error_code ec, std::size_t n) {
       if (ec)
         return self->report(ec, "write");
       self->response_->consume(n);
@@ -360,42 +361,27 @@ private:
     });
   }
 
-  // The deadline of a request (all of it) or of a step of a response; linger_time for
-  // close(). The timer's handler only holds a weak_ptr: a pending deadline must not keep
-  // a finished session alive.
-  void arm_deadline(std::chrono::steady_clock::duration limit = idle_timeout)
-  {
-    deadline_.expires_after(limit);
-    deadline_.async_wait([weak = weak_from_this()](error_code ec) {
-      auto self = weak.lock();
-      // The expiry check skips a wait that fired just as the operation completed
-      // and the deadline was set again.
-      if (!self || ec || self->deadline_.expiry() > std::chrono::steady_clock::now())
-        return;
-      self->socket_.close(ec); // the pending read or write ends with operation_aborted
-    });
-  }
-
   // Ends the connection after the last response: shutting down our side sends FIN once
   // the response is out. Then the server reads and drops what the client still sends,
   // until it closes too or for linger_time at most: closing a socket with unread data
   // resets the connection, and a reset can destroy the response before the client has
   // read it (an error answered while the rest of the request is still arriving). The
-  // socket itself is closed when the session is destroyed, after the last handler.
+  // deadline is set once, for all the reads of the drain. The socket itself is closed
+  // when the session is destroyed, after the last handler.
   void close()
   {
     error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     if (ec)
       return;
-    arm_deadline(std::min<std::chrono::steady_clock::duration>(idle_timeout, linger_time));
+    stream_.expires_after(std::min<std::chrono::steady_clock::duration>(idle_timeout, linger_time));
     drain();
   }
 
   void drain()
   {
     buffer_.clear();
-    socket_.async_read_some(buffer_.prepare(buffer_.max_size()),
+    stream_.async_read_some(buffer_.prepare(buffer_.max_size()),
                             [self = shared_from_this()](error_code ec, std::size_t) {
                               if (!ec)
                                 self->drain(); // else the client has closed, or the deadline has
@@ -404,19 +390,19 @@ private:
 
   void report(error_code ec, char const* what) const
   {
-    // Clients vanishing and our own time-outs are part of normal life: stay quiet. Once
-    // the deadline has closed the socket, what the pending operation reports is our own
-    // doing: operation_aborted as a rule, "invalid handle" for a write of stock Asio's
-    // under Wine.
-    if (!socket_.is_open() || ec == net::error::operation_aborted || ec == net::error::eof ||
-        ec == net::error::connection_reset || ec == net::error::broken_pipe ||
-        ec == http::error::end_of_stream || ec == http::error::partial_message)
+    // Clients vanishing and our own time-outs are part of normal life: stay quiet. What
+    // the stream reports for an operation its deadline ended is beast::error::timeout,
+    // whatever the closed socket said (operation_aborted, or "invalid handle" for a write
+    // of stock Asio's under Wine).
+    if (ec == beast::error::timeout || ec == net::error::operation_aborted ||
+        ec == net::error::eof || ec == net::error::connection_reset ||
+        ec == net::error::broken_pipe || ec == http::error::end_of_stream ||
+        ec == http::error::partial_message)
       return;
     client_log.write(std::string("http: ") + what + ": " + ec.message());
   }
 
-  tcp::socket socket_;
-  net::steady_timer deadline_;
+  beast::tcp_stream stream_;
   beast::flat_buffer buffer_{read_buffer_limit};
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::message_generator> response_; // the one being written
@@ -443,7 +429,7 @@ private:
   void accept()
   {
     // Each connection gets its own strand, so that with several threads running the
-    // io_context a session's handlers (socket and timer) never run concurrently.
+    // io_context a session's handlers (and its stream's deadlines) never run concurrently.
     acceptor_.async_accept(net::make_strand(ioc_), [this](error_code ec, tcp::socket socket) {
       if (!ec)
       {

@@ -8,10 +8,11 @@
 //   <name>          sockets from Boost.AsioNotify (readiness from the notify reactor)
 //   <name>_default  stock Boost.Asio sockets (ASIO_NOTIFY_EXAMPLE_DEFAULT_BACKEND defined)
 //
-// The examples name their socket types only through `backend::tcp` and `backend::udp`, and
-// connect through `backend::connect` / `backend::async_connect`. Everything else -- the
-// io_context, buffers, timers, signal sets, resolvers, endpoints, Beast, SSL -- is plain
-// Boost.Asio in both builds, because the notify sockets are drop-in replacements for Asio's.
+// The examples name their socket types only through `backend::tcp` and `backend::udp`,
+// connect through `backend::connect` / `backend::async_connect`, and name Beast through
+// `backend::beast`, whose `tcp_stream` wraps the backend's socket. Everything else -- the
+// io_context, buffers, timers, signal sets, resolvers, endpoints, SSL -- is plain Boost.Asio
+// in both builds, because the notify sockets are drop-in replacements for Asio's.
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_NET_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_NET_HPP
@@ -20,12 +21,15 @@
 
 #if defined(ASIO_NOTIFY_EXAMPLE_DEFAULT_BACKEND)
 
+#include <boost/beast/core/tcp_stream.hpp>
+
 namespace backend {
 
 using tcp = boost::asio::ip::tcp;
 using udp = boost::asio::ip::udp;
 using boost::asio::async_connect;
 using boost::asio::connect;
+namespace beast = boost::beast;
 
 /// Printed at start-up so that a log always says which build is running.
 inline constexpr char name[] = "default (Boost.Asio)";
@@ -35,6 +39,7 @@ inline constexpr char name[] = "default (Boost.Asio)";
 #else
 
 #include <boost/asio_notify.hpp>
+#include <boost/asio_notify/beast.hpp>
 
 namespace backend {
 
@@ -42,6 +47,7 @@ using tcp = boost::asio_notify::ip::tcp;
 using udp = boost::asio_notify::ip::udp;
 using boost::asio_notify::async_connect;
 using boost::asio_notify::connect;
+namespace beast = boost::asio_notify::beast; // all of Boost.Beast, tcp_stream over our sockets
 
 /// Printed at start-up so that a log always says which build is running.
 inline constexpr char name[] = "notify (Boost.AsioNotify)";

@@ -25,6 +25,7 @@ import os
 import queue
 import random
 import re
+import select
 import shutil
 import signal
 import socket
@@ -749,10 +750,12 @@ def http(opt):
     byte_ranges(port, files)
     bad_requests(server, port, files)
     big_request_bodies(opt, server, port)
+    bounded_linger(port)
     server.stop()
 
     connection_limit(opt, root, files)
     slow_download(opt, root, files)
+    slow_requests(opt, root)
     out_of_descriptors(opt, ["0", root, "1"],
                        lambda port: check(curl(f"http://127.0.0.1:{port}/hello.txt") == files["hello.txt"],
                                           "GET after running out of descriptors"))
@@ -1023,6 +1026,68 @@ def slow_download(opt, root, files):
     check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
     server.stop()
     os.remove(os.path.join(root, "huge.bin"))
+
+
+def send_until_closed(s, piece, interval, most, what, fin_closes=True):
+    """Sends `piece` on `s` every `interval` seconds, reading what comes back, until the
+    server closes the connection: its end of stream (where `fin_closes`: else only the
+    server's reset, once it has closed a socket that was shut down for sending, counts) or
+    a reset. Returns the seconds that took and what the server sent; a connection still
+    open after `most` seconds is a failure."""
+    start = time.monotonic()
+    received = b""
+    fin = False
+    while time.monotonic() - start < most:
+        try:
+            s.sendall(piece)
+            if fin:
+                time.sleep(interval)
+            elif select.select([s], [], [], interval)[0]:
+                chunk = s.recv(65536)
+                received += chunk
+                fin = not chunk
+                if fin and fin_closes:
+                    return time.monotonic() - start, received
+        except OSError:
+            return time.monotonic() - start, received  # reset
+    raise Failure(f"{what}: still open after {most}s")
+
+
+def slow_requests(opt, root):
+    """With a time-out of IDLE_TIMEOUT, a client that sends half a request and stops is
+    closed after the time-out, and so is one that sends the body of its request a byte
+    every tenth of it: the time-out is for the whole request, not for each read (Beast's
+    parser takes a body as it comes, but headers only whole). Neither is logged."""
+    server, port = start_server(opt, "0", root, env={"ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n")
+        closed_by_server(s, "half a request")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 8000\r\n\r\n")
+        waited, received = send_until_closed(s, b"a", 0.1 * IDLE_TIMEOUT, IDLE_TIMEOUT + 4,
+                                             "a body a byte at a time")
+    check(waited >= IDLE_TIMEOUT - 0.2, f"a body a byte at a time: closed after {waited:.1f}s")
+    check(not received, f"a body a byte at a time: answered {received[:40]!r}")
+    print(f"a body a byte at a time: closed by the server after {waited:.1f}s")
+    check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
+    server.stop()
+
+
+LINGER_TIME = 2  # seconds: how long http_server drains a connection after its last response
+
+
+def bounded_linger(port):
+    """A client that gets 413 for the body it announced and goes on sending it gets the
+    whole answer, and the server's end of stream; the server reads and drops the rest for
+    LINGER_TIME, then closes (its reset fails the client's sends)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n")
+        waited, received = send_until_closed(s, b"a" * 1024, 0.05, LINGER_TIME + 4,
+                                             "sending after the answer", fin_closes=False)
+    check(received.startswith(b"HTTP/1.1 413 ") and received.endswith(b"\r\n\r\nPayload Too Large\n"),
+          f"sending after the answer: answered {received[:40]!r}...{received[-20:]!r}")
+    check(waited >= LINGER_TIME - 0.2, f"sending after the answer: closed after {waited:.1f}s")
+    print(f"sending after the answer: answered 413, closed by the server after {waited:.1f}s")
 
 
 def outside_the_doc_root(opt, root, status):
