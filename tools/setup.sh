@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 python3-yaml
-  libboost1.81-dev libboost-test1.81-dev libboost1.81-tools-dev
+  libboost1.81-dev libboost-test1.81-dev libboost-context1.81-dev libboost1.81-tools-dev
   libssl-dev openssl libcurl4-openssl-dev curl wrk
   libboost1.81-doc libboost-coroutine1.81-dev python3-websockets patch
   strace gnuplot-nox
