@@ -54,7 +54,7 @@ trap stop_wineserver EXIT
 
 # ---- configure and build -------------------------------------------------------------------
 # The mingw preset of CMakePresets.json: the toolchain file, warnings as errors, tests and
-# examples, no benchmarks.
+# examples, the benchmark (its bench_quick runs under Wine).
 cmake -S "$root" --preset mingw -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="$build_type"
 build_status=0
 nice -n 5 cmake --build "$build" -j "$jobs" -- "${keep_going[@]}" || build_status=$?

@@ -8,6 +8,7 @@
 // of its driver/trigger configurations), alternately, in one invocation. See README.md.
 //
 //   asio_notify_bench [--quick] [--out DIR] [--rounds N] [--only LIST] [--no-variants]
+//                     [--psn-double]   (Windows builds with the tests' PSN double)
 //   asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR] [--rounds N] [--no-variants]
 //
 // Exit status: 0 when every scenario ran and produced sane numbers, whatever the timings;
@@ -24,6 +25,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/version.hpp>
+
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#include "psn_double.hpp" // test/windows: ProcessSocketNotifications where Wine has none
+#endif
 
 #include <cmath>
 #include <cstdlib>
@@ -59,7 +64,8 @@ struct config
   int deterministic_rounds = 3; // memory and system call counts barely vary
   std::string out = "bench_results";
   bool variants = true;
-  std::set<std::string> only;                                // empty: every scenario
+  bool psn_double = false;    // --psn-double: install the test double where there is no PSN
+  std::set<std::string> only; // empty: every scenario
   std::vector<std::size_t> io_threads_asked{1, 2, 4, 8, 16}; // --scaling --threads
   std::vector<std::size_t> io_threads;                       // those measured: capped, unique
 
@@ -105,27 +111,100 @@ struct config
 
 // ---- backends -------------------------------------------------------------------------------
 
+/// Whether this Windows program runs under Wine (whose ntdll exports wine_get_version), and
+/// which Wine; "" on Windows and elsewhere.
+std::string wine_version()
+{
+#if defined(_WIN32)
+  const HMODULE ntdll = ::GetModuleHandleA("ntdll.dll");
+  const FARPROC f = ntdll ? ::GetProcAddress(ntdll, "wine_get_version") : nullptr;
+  if (!f)
+    return "";
+  using version_fn = const char* (*)();
+  // Through void(*)(), which every compiler accepts as a generic function pointer.
+  const char* v = reinterpret_cast<version_fn>(reinterpret_cast<void (*)()>(f))();
+  return std::string("Wine ") + (v ? v : "");
+#else
+  return "";
+#endif
+}
+
+/// Whether the PSN rows run on the test double (--psn-double where the system has no PSN).
+bool psn_on_double = false;
+
+/// The backend the notify reactor picks by default here (`automatic`), or `automatic`
+/// when it cannot run at all.
+an::port_backend automatic_backend()
+{
+#if defined(_WIN32)
+  try
+  {
+    boost::asio::io_context ioc;
+    return boost::asio::make_service<an::reactor>(ioc, an::reactor_options{}).options().backend;
+  }
+  catch (const std::exception&)
+  {
+    return an::port_backend::automatic;
+  }
+#else
+  return an::port_backend::automatic; // epoll, left unnamed in the rows on Linux
+#endif
+}
+
+/// Why a port on `b` cannot be created here, or "" when it can.
+std::string unsupported_cause(an::port_backend b)
+{
+  if (an::is_supported(b))
+    return "";
+  try
+  {
+    static_cast<void>(an::port(b)); // throws, saying why
+  }
+  catch (const std::exception& e)
+  {
+    return std::string("this system lacks ") +
+           (b == an::port_backend::automatic ? "socket state notifications" : an::to_string(b)) +
+           ": " + e.what();
+  }
+  return std::string("this system lacks ") + an::to_string(b);
+}
+
+/// "driver=...,trigger=...", preceded by "backend=...," when a backend is named (Windows).
 std::string options_spec(const an::reactor_options& o)
 {
-  return std::string("driver=") + an::to_string(o.driver) + ",trigger=" +
+  return (o.backend == an::port_backend::automatic
+              ? std::string()
+              : std::string("backend=") + an::to_string(o.backend) + ",") +
+         "driver=" + an::to_string(o.driver) + ",trigger=" +
          (o.trigger == an::trigger_strategy::persistent_edge ? "persistent_edge" : "oneshot_level");
 }
 
-backend notify_backend(const an::reactor_options& o)
+/// `o` on the notify reactor. Rows for a named backend (Windows: psn, afd) name it, and
+/// the default one is the backend `automatic` picks here.
+backend notify_backend(const an::reactor_options& o,
+                       an::port_backend default_backend = an::port_backend::automatic)
 {
   const an::reactor_options defaults;
   backend b;
   b.notify = true;
   b.options = o;
-  b.is_default = o.driver == defaults.driver && o.trigger == defaults.trigger;
+  b.is_default =
+      o.driver == defaults.driver && o.trigger == defaults.trigger && o.backend == default_backend;
   b.id = "notify:" + options_spec(o);
-  b.label = std::string("notify ") + an::to_string(o.driver) + "/" +
+  std::string on;
+  if (o.backend != an::port_backend::automatic)
+    on = std::string(an::to_string(o.backend)) +
+         (o.backend == an::port_backend::psn && psn_on_double ? " (double)" : "") + " ";
+  b.label = "notify " + on + an::to_string(o.driver) + "/" +
             (o.trigger == an::trigger_strategy::persistent_edge ? "edge" : "oneshot") +
             (b.is_default ? " (default)" : "");
   return b;
 }
 
-/// Stock Asio, then the notify reactor's default configuration, then the other three.
+/** Stock Asio, then the notify reactor's default configuration, then the other ones. On
+    Windows the notify rows come for each port backend, PSN and AFD (the default
+    configuration on each, then the variants on each); elsewhere the one backend (epoll)
+    goes unnamed. */
 std::vector<backend> make_backends(bool variants)
 {
   std::vector<backend> all;
@@ -133,29 +212,35 @@ std::vector<backend> make_backends(bool variants)
   stock.id = "stock";
 #if defined(_WIN32)
   stock.label = "stock Asio (IOCP)";
-#else
-  stock.label = "stock Asio (epoll)";
-#endif
-  all.push_back(stock);
-  const an::reactor_options defaults;
-  all.push_back(notify_backend(defaults));
-#if defined(_WIN32)
+  const an::port_backend ports[] = {an::port_backend::psn, an::port_backend::afd};
   const an::driver_kind drivers[] = {an::driver_kind::thread}; // inline needs a POSIX io_context
 #else
+  stock.label = "stock Asio (epoll)";
+  const an::port_backend ports[] = {an::port_backend::automatic};
   const an::driver_kind drivers[] = {an::driver_kind::inline_driver,
                                      an::driver_kind::inline_portable, an::driver_kind::thread};
 #endif
+  all.push_back(stock);
+  const an::port_backend default_backend = automatic_backend();
+  an::reactor_options defaults;
+  for (auto port : ports)
+  {
+    defaults.backend = port;
+    all.push_back(notify_backend(defaults, default_backend));
+  }
   if (variants)
-    for (auto driver : drivers)
-      for (auto trigger :
-           {an::trigger_strategy::persistent_edge, an::trigger_strategy::oneshot_level})
-      {
-        an::reactor_options o = defaults;
-        o.driver = driver;
-        o.trigger = trigger;
-        if (!(driver == defaults.driver && trigger == defaults.trigger))
-          all.push_back(notify_backend(o));
-      }
+    for (auto port : ports)
+      for (auto driver : drivers)
+        for (auto trigger :
+             {an::trigger_strategy::persistent_edge, an::trigger_strategy::oneshot_level})
+        {
+          an::reactor_options o = defaults;
+          o.backend = port;
+          o.driver = driver;
+          o.trigger = trigger;
+          if (!(driver == defaults.driver && trigger == defaults.trigger))
+            all.push_back(notify_backend(o, default_backend));
+        }
   return all;
 }
 
@@ -166,7 +251,7 @@ backend backend_from_id(const std::string& id)
     return make_backends(false).front();
   if (id.compare(0, 7, "notify:") != 0)
     throw std::invalid_argument("unknown backend " + id);
-  return notify_backend(an::parse_reactor_options(id.substr(7)));
+  return notify_backend(an::parse_reactor_options(id.substr(7)), automatic_backend());
 }
 
 template <class Protocol>
@@ -191,7 +276,9 @@ std::string describe(const an::reactor_statistics& s)
 }
 
 /** Run `f(ioc, protocol_tag<Tcp>)` on a fresh io_context whose sockets are `b`'s: stock
-    Asio's, or the notify reactor's, installed with b's options before any socket exists. */
+    Asio's, or the notify reactor's, installed with b's options before any socket exists
+    (which throws, operation_not_supported, for a backend this system lacks). A run on
+    another port backend than the one asked for is that run's failure. */
 template <class F>
 auto on_backend(const backend& b, F&& f)
 {
@@ -201,8 +288,13 @@ auto on_backend(const backend& b, F&& f)
   auto& reactor = boost::asio::make_service<an::reactor>(ioc, b.options);
   auto result = f(ioc, protocol_tag<an::ip::tcp>{});
   last_statistics = reactor.statistics();
-  if (reactor.options().driver != b.options.driver)
+  const an::reactor_options used = reactor.options();
+  if (used.driver != b.options.driver)
     driver_warnings.push_back(b.label + " ran with another driver than asked for");
+  if (b.options.backend != an::port_backend::automatic && used.backend != b.options.backend &&
+      result.error.empty())
+    result.error = std::string("ran on the ") + an::to_string(used.backend) +
+                   " backend, not on the " + an::to_string(b.options.backend) + " one asked for";
   return result;
 }
 
@@ -371,8 +463,8 @@ metric make_metric(const std::vector<backend>& backends, std::string key, std::s
   {
     row r;
     r.on = &b;
-    if (b.notify && !an::is_supported())
-      r.note = "this system lacks socket state notifications";
+    if (b.notify)
+      r.note = unsupported_cause(b.options.backend);
     m.rows.push_back(r);
   }
   return m;
@@ -389,8 +481,8 @@ void run_rounds(const char* scenario, int rounds, const std::vector<backend>& ba
     for (std::size_t k = 0; k < backends.size(); ++k)
     {
       const std::size_t i = (k + static_cast<std::size_t>(round)) % backends.size();
-      if (backends[i].notify && !an::is_supported())
-        continue; // reported as n/a
+      if (backends[i].notify && !an::is_supported(backends[i].options.backend))
+        continue; // reported as n/a, with the cause
       std::string error;
       try
       {
@@ -532,6 +624,13 @@ void storm_scenario(const config& c, const std::vector<backend>& backends, std::
   m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
            "; only the io_context's runs are timed" +
            (spurious ? "; " + std::to_string(spurious) + " spurious wake-ups" : "");
+#if defined(_WIN32)
+  m.note += "; stock Asio (IOCP) waits with a zero-byte overlapped WSARecv, cancelled before "
+            "its socket closes: closed with it pending, Wine ends it with ERROR_HANDLES_CLOSED "
+            "(676, from STATUS_HANDLES_CLOSED), which Asio does not map to operation_aborted "
+            "as it does Windows' ERROR_OPERATION_ABORTED (995): Wine's difference, not a "
+            "failure of either reactor (doc/performance.md)";
+#endif
   out.push_back(m);
 }
 
@@ -817,6 +916,9 @@ int usage()
 {
   std::cerr << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--no-variants]\n"
                "                         [--only latency,throughput,storm,idle,syscalls]\n"
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+               "                         [--psn-double]\n"
+#endif
                "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
                "                         [--rounds N] [--no-variants]\n";
   return 2;
@@ -885,6 +987,15 @@ int parse_command_line(const std::vector<std::string>& args, config& c)
     }
     else if (a == "--no-variants")
       c.variants = false;
+    else if (a == "--psn-double")
+    {
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+      c.psn_double = true;
+#else
+      return bad_command_line("--psn-double: this build has no PSN test double (it comes with "
+                              "the Windows builds that build the tests)");
+#endif
+    }
     else if (a == "--only" && has_value)
     {
       for (const std::string& s : split(args[++i], ','))
@@ -916,7 +1027,10 @@ std::string platform_name()
 #if defined(__linux__)
   std::string p = "Linux";
 #elif defined(_WIN32)
-  std::string p = "Windows";
+  const std::string wine = wine_version();
+  std::string p = wine.empty()
+                      ? "Windows"
+                      : "Windows under " + wine + " (Wine's figures: not Windows performance)";
 #else
   std::string p = "unknown OS";
 #endif
@@ -970,6 +1084,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const config& 
       {"quick", c.quick ? "true" : "false"},
       {"rounds", number(c.rounds)},
       {"variants", c.variants ? "true" : "false"},
+      {"psn_double", psn_on_double ? "true" : "false"},
       {"out", json_string(c.out)},
       {"latency_round_trips", number(static_cast<double>(c.latency_round_trips))},
       {"latency_time_limit_ms", number(static_cast<double>(c.latency_time_limit.count()))},
@@ -1006,6 +1121,17 @@ run_info make_run_info(const config& c)
   info.build_type = build_type();
   info.notes.push_back("timings from a machine shared with other work are noisy; compare ratios, "
                        "and the min/max spread");
+  if (!wine_version().empty())
+    info.notes.push_back("under Wine: not Windows performance. These are Wine's figures (its "
+                         "emulation of IOCP, AFD and the sockets), only to show that every row "
+                         "runs; measure on Windows (doc/performance.md, Comparing with IOCP)");
+  if (psn_on_double)
+    info.notes.push_back("psn (double): the PSN backend ran on the test double of "
+                         "ProcessSocketNotifications (test/windows/psn_double.hpp, --psn-double), "
+                         "built on the AFD engine, since this system has no PSN");
+  for (const backend& b : make_backends(c.variants))
+    if (b.notify && !an::is_supported(b.options.backend))
+      info.notes.push_back("not run: " + b.label + ": " + unsupported_cause(b.options.backend));
   return info;
 }
 
@@ -1112,6 +1238,13 @@ int main(int argc, char** argv)
     config c;
     if (const int status = parse_command_line(args, c))
       return status;
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+    if (c.psn_double && !an::is_supported(an::port_backend::psn))
+    {
+      psn_double::install(); // for every port created from now on
+      psn_on_double = true;
+    }
+#endif
     std::filesystem::create_directories(c.out);
     return c.scaling ? scaling_main(c, fd_limit) : scenarios_main(c, fd_limit);
   }

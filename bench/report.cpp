@@ -51,6 +51,17 @@ std::string pad_left(const std::string& s, std::size_t width)
   return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
 }
 
+/// The width of the backend column: 33, or more for longer labels (Windows' name their
+/// backend, "notify psn (double) thread/oneshot (default)").
+std::size_t label_width(const std::vector<const metric*>& metrics)
+{
+  std::size_t width = 33;
+  for (const metric* m : metrics)
+    for (const row& r : m->rows)
+      width = std::max(width, r.on->label.size() + 2);
+  return width;
+}
+
 void print_header(std::ostream& out, const run_info& info, const char* what)
 {
   out << "\nBoost.AsioNotify vs stock Boost.Asio" << what << ": " << info.mode << " run, "
@@ -208,16 +219,20 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
 {
   print_header(out, info, "");
   out << "ratio = median(notify) / median(stock); targets apply to the ratio\n\n";
-  const std::string header = pad("metric", 34) + pad("backend", 33) + pad_left("median", 10) +
-                             pad_left("min", 10) + pad_left("max", 10) + pad_left("ratio", 8) +
-                             pad_left("target", 9) + pad_left("result", 8);
+  std::vector<const metric*> all;
+  for (const metric& m : metrics)
+    all.push_back(&m);
+  const std::size_t backend_width = label_width(all);
+  const std::string header = pad("metric", 34) + pad("backend", backend_width) +
+                             pad_left("median", 10) + pad_left("min", 10) + pad_left("max", 10) +
+                             pad_left("ratio", 8) + pad_left("target", 9) + pad_left("result", 8);
   out << header << '\n' << std::string(header.size(), '-') << '\n';
   for (const metric& m : metrics)
   {
     bool first = true;
     for (const row& r : m.rows)
     {
-      out << pad(first ? m.title : "", 34) << pad(r.on->label, 33);
+      out << pad(first ? m.title : "", 34) << pad(r.on->label, backend_width);
       if (r.available())
       {
         const double q = m.ratio(r);
@@ -419,10 +434,10 @@ namespace {
 /// One line of the scaling table: `r` (the i-th row of each metric of `p`), `first` the
 /// same backend's throughput with the fewest threads (for the speed-up).
 void print_scaling_row(std::ostream& out, const scaling_point& p, std::size_t i, const row& first,
-                       bool first_line)
+                       bool first_line, std::size_t backend_width)
 {
   const row& t = p.throughput.rows[i];
-  out << pad(first_line ? std::to_string(p.threads) : "", 9) << pad(t.on->label, 33)
+  out << pad(first_line ? std::to_string(p.threads) : "", 9) << pad(t.on->label, backend_width)
       << pad_left(median_cell(t), 9) << ' '
       << pad(t.available() ? "[" + format_number(t.min()) + "-" + format_number(t.max()) + "]" : "",
              16)
@@ -450,15 +465,19 @@ void print_scaling_table(std::ostream& out, const run_info& info,
       << "\nratio = median(notify) / median(stock); speed-up = median MB/s / the same backend's "
          "median MB/s"
       << " with " << points.front().threads << " io thread(s)\n\n";
-  const std::string header = pad("threads", 9) + pad("backend", 33) + pad_left("MB/s", 9) + ' ' +
-                             pad("[min-max]", 16) + pad_left("ratio", 6) + pad_left("speed-up", 9) +
-                             pad_left("p50 us", 10) + pad_left("ratio", 7) +
-                             pad_left("p99 us", 10) + pad_left("ratio", 7);
+  std::vector<const metric*> all;
+  for (const scaling_point& p : points)
+    all.push_back(&p.throughput);
+  const std::size_t backend_width = label_width(all);
+  const std::string header =
+      pad("threads", 9) + pad("backend", backend_width) + pad_left("MB/s", 9) + ' ' +
+      pad("[min-max]", 16) + pad_left("ratio", 6) + pad_left("speed-up", 9) +
+      pad_left("p50 us", 10) + pad_left("ratio", 7) + pad_left("p99 us", 10) + pad_left("ratio", 7);
   out << header << '\n' << std::string(header.size(), '-') << '\n';
   for (const scaling_point& p : points)
   {
     for (std::size_t i = 0; i < p.throughput.rows.size(); ++i)
-      print_scaling_row(out, p, i, points.front().throughput.rows[i], i == 0);
+      print_scaling_row(out, p, i, points.front().throughput.rows[i], i == 0, backend_width);
     for (const metric* m : {&p.throughput, &p.p50, &p.p99})
       if (!m->note.empty())
         out << "  note (" << m->title << "): " << m->note << '\n';

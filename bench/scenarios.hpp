@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -67,6 +68,45 @@ public:
 private:
   mutable std::mutex mutex_;
   std::string what_;
+};
+
+/** While it lives, a thread that stops `ioc` with `what` as the run's failure once `limit`
+    has passed: a lost readiness event or completion then fails the run, with its cause,
+    instead of hanging it (the storm has a timer of its own). */
+class hang_guard
+{
+public:
+  hang_guard(boost::asio::io_context& ioc, failure& failed, clock_type::duration limit,
+             std::string what)
+      : thread_([this, &ioc, &failed, limit, what] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!done_changed_.wait_for(lock, limit, [this] { return done_; }))
+          {
+            failed.set(what);
+            ioc.stop();
+          }
+        })
+  {
+  }
+
+  hang_guard(const hang_guard&) = delete;
+  hang_guard& operator=(const hang_guard&) = delete;
+
+  ~hang_guard()
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    done_changed_.notify_all();
+    thread_.join();
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable done_changed_;
+  bool done_ = false;
+  std::thread thread_; // last: it uses the members above
 };
 
 /// Run `ioc` on this thread and `threads - 1` more until it runs out of work.
@@ -225,7 +265,11 @@ latency_result run_latency(boost::asio::io_context& ioc, std::uint64_t round_tri
                          time_each ? &samples : nullptr, failed);
   const auto t0 = clock_type::now();
   link.start(t0 + time_limit);
-  run_threads(ioc, threads);
+  {
+    const hang_guard guard(ioc, failed, time_limit + std::chrono::seconds(60),
+                           "no progress for 60 s past the time limit (a lost readiness event?)");
+    run_threads(ioc, threads);
+  }
   const double elapsed = seconds_since(t0);
   r.error = failed.what();
   r.round_trips = link.bytes_echoed() / message_size;
@@ -281,7 +325,11 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
   const auto t0 = clock_type::now();
   for (auto& link : links)
     link->start(t0 + duration);
-  run_threads(ioc, threads);
+  {
+    const hang_guard guard(ioc, failed, duration + std::chrono::seconds(60),
+                           "not done 60 s past the duration (a lost readiness event?)");
+    run_threads(ioc, threads);
+  }
   const double elapsed = seconds_since(t0);
   r.error = failed.what();
   std::uint64_t bytes = 0;
@@ -340,7 +388,12 @@ private:
     if (ec)
     {
       if (ec != boost::asio::error::operation_aborted)
-        failed_.set("async_wait", ec);
+        failed_.set(ec.value() == 676 && ec.category() == boost::system::system_category()
+                        ? "async_wait (ERROR_HANDLES_CLOSED: under Wine, a wait pending on a "
+                          "socket when it is closed ends so, where Windows says "
+                          "ERROR_OPERATION_ABORTED, which Asio maps to operation_aborted)"
+                        : "async_wait",
+                    ec);
       return;
     }
     char byte;
@@ -431,9 +484,17 @@ storm_result run_storm(boost::asio::io_context& ioc, std::size_t count, std::siz
     }
   }
   watchdog.cancel();
+  // Cancelled before they are closed, so that every pending wait ends with operation_aborted
+  // on every system. Closed with a wait pending, stock Asio's socket on Windows (a zero-byte
+  // overlapped WSARecv) completes with ERROR_OPERATION_ABORTED (995) or ERROR_NETNAME_DELETED
+  // (64), which Asio maps to operation_aborted; under Wine with ERROR_HANDLES_CLOSED (676):
+  // Wine's server ends the I/O of a closed handle with STATUS_HANDLES_CLOSED
+  // (server/async.c, free_async_queue), which Asio passes on unmapped. The cancel
+  // (CancelIoEx) gives STATUS_CANCELLED, so 995, on both.
   for (socket& s : sockets)
   {
     error_code ignored;
+    s.cancel(ignored);
     s.close(ignored);
   }
   ioc.restart();
