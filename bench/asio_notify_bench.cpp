@@ -41,6 +41,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -450,6 +451,34 @@ latency_result latency_isolated(const backend& b, const latency_params& p)
 
 std::vector<std::string> failures;
 
+std::mutex activity_mutex;
+std::string activity = "starting"; // what the run is doing, for the quick mode's deadline
+
+void set_activity(std::string what)
+{
+  std::lock_guard<std::mutex> lock(activity_mutex);
+  activity = std::move(what);
+}
+
+/** --quick: a run not done after `limit` is stuck somewhere no scenario's own guard
+    reaches (a teardown, say); say where, and exit with 1 before ctest's time-out kills it
+    without a word. */
+void start_quick_deadline(std::chrono::seconds limit)
+{
+  std::thread([limit] {
+    std::this_thread::sleep_for(limit);
+    std::string where;
+    {
+      std::lock_guard<std::mutex> lock(activity_mutex);
+      where = activity;
+    }
+    std::cout << std::flush;
+    std::cerr << "\nasio_notify_bench: FAILED: quick run not done after " << limit.count()
+              << " s, stuck in: " << where << std::endl;
+    std::_Exit(1);
+  }).detach();
+}
+
 metric make_metric(const std::vector<backend>& backends, std::string key, std::string title,
                    std::string unit, bool lower_is_better, double target)
 {
@@ -484,6 +513,7 @@ void run_rounds(const char* scenario, int rounds, const std::vector<backend>& ba
       if (backends[i].notify && !an::is_supported(backends[i].options.backend))
         continue; // reported as n/a, with the cause
       std::string error;
+      set_activity(std::string(scenario) + " on " + backends[i].label);
       try
       {
         error = one(i);
@@ -1142,6 +1172,7 @@ int conclude(const std::string& stem, run_info& info, clock_type::time_point t0,
              const std::function<void(std::ostream&, const run_info&)>& table,
              const std::function<std::string(const std::string&)>& chart)
 {
+  set_activity("writing the results");
   info.elapsed_s = seconds_since(t0);
   info.load_end = load_average();
   for (const std::string& w : driver_warnings)
@@ -1246,6 +1277,8 @@ int main(int argc, char** argv)
     }
 #endif
     std::filesystem::create_directories(c.out);
+    if (c.quick)
+      start_quick_deadline(std::chrono::seconds(240)); // ctest's limit is 300 s
     return c.scaling ? scaling_main(c, fd_limit) : scenarios_main(c, fd_limit);
   }
   catch (const std::exception& e)
