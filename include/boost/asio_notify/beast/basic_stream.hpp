@@ -55,8 +55,10 @@ using namespace boost::beast;
     operations pass straight to the socket, with neither timeouts nor limits.
 
     Asynchronous operations take any completion token, use the handler's associated
-    executor, allocator and cancellation slot (every cancellation type), and never invoke
-    the handler inside the initiating function. At most one read and one write may be in
+    executor, allocator and cancellation slot (every cancellation type for reads, writes and
+    the connect to one endpoint; `terminal` and `partial` for a connect over endpoints, as
+    `boost::asio_notify::async_connect`), and never invoke the handler inside the initiating
+    function. At most one read and one write may be in
     progress at a time; a connect counts as both.
 
     @tparam Protocol The stream protocol, such as `boost::asio_notify::ip::tcp`.
@@ -136,8 +138,10 @@ public:
   {
   }
 
-  /** Move-construct: take over `other`'s socket, timeouts and rate policy.
-      @param other The stream to move from; it is left as if newly constructed. */
+  /** Move-construct: take over `other`'s socket, timeouts and rate policy. Operations
+      pending on `other` stay with it.
+      @param other The stream to move from; it is left without an open socket and without
+      timeouts. */
   basic_stream(basic_stream&& other)
       : state_(std::make_shared<state_type>(std::move(*other.state_)))
   {
@@ -196,8 +200,8 @@ public:
   /// Remove the timeout of the next operations.
   void expires_never() { state_->expire_never(); }
 
-  /// Cancel pending operations: they complete with `operation_aborted`, the socket stays
-  /// open.
+  /// Cancel pending operations: they complete with `operation_aborted` (a connect over
+  /// endpoints goes on to the next endpoint, as with Asio), the socket stays open.
   void cancel()
   {
     boost::system::error_code ignored;
@@ -259,7 +263,10 @@ public:
       @code void(boost::system::error_code ec, endpoint_type connected) @endcode */
   template <class EndpointSequence,
             class RangeConnectToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<asio_notify::detail::is_endpoint_sequence_v<EndpointSequence>>>
+            class = std::enable_if_t<
+                asio_notify::detail::is_endpoint_sequence_v<EndpointSequence> &&
+                !asio_notify::detail::is_connect_condition_v<
+                    RangeConnectToken, asio_notify::detail::sequence_iterator_t<EndpointSequence>>>>
   auto async_connect(const EndpointSequence& endpoints,
                      RangeConnectToken&& token = RangeConnectToken())
   {
@@ -301,7 +308,9 @@ public:
       @code void(boost::system::error_code ec, Iterator connected) @endcode */
   template <class Iterator,
             class IteratorConnectToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<!asio_notify::detail::is_endpoint_sequence_v<Iterator>>>
+            class = std::enable_if_t<
+                !asio_notify::detail::is_endpoint_sequence_v<Iterator> &&
+                !asio_notify::detail::is_connect_condition_v<IteratorConnectToken, Iterator>>>
   auto async_connect(Iterator begin, Iterator end,
                      IteratorConnectToken&& token = IteratorConnectToken())
   {
@@ -375,8 +384,9 @@ public:
   }
 
   /** Start reading some data, at most what the rate policy allows this second, watched by
-      the timeout. An empty buffer sequence completes at once, without error, even while
-      another read is in progress.
+      the timeout. An empty buffer sequence completes at once, without error, while another
+      read is in progress; otherwise it reports `timeout` (and closes the socket) if the
+      timeout has passed.
       @param buffers Where to read to; they must stay valid until the handler is invoked.
       @param token The completion token.
       @par Completion signature
@@ -393,8 +403,9 @@ public:
   }
 
   /** Start writing some data, at most what the rate policy allows this second, watched by
-      the timeout. An empty buffer sequence completes at once, without error, even while
-      another write is in progress.
+      the timeout. An empty buffer sequence completes at once, without error, while another
+      write is in progress; otherwise it reports `timeout` (and closes the socket) if the
+      timeout has passed.
       @param buffers What to write; they must stay valid until the handler is invoked.
       @param token The completion token.
       @par Completion signature
@@ -420,24 +431,16 @@ private:
   auto start_transfer(const Buffers& buffers, Token&& token)
   {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
-        [](auto&& handler, std::shared_ptr<state_type> state, const Buffers& b) {
-          using handler_type = std::decay_t<decltype(handler)>;
-          asio_notify::detail::stream_transfer_op<Reading, state_type, Buffers, handler_type>(
-              std::forward<decltype(handler)>(handler), std::move(state), b);
-        },
-        token, state_, buffers);
+        asio_notify::detail::initiate_stream_transfer<state_type, Reading>{{state_}}, token,
+        buffers);
   }
 
   template <class Signature, class Token, class Start>
   auto start_connect(Token&& token, Start start)
   {
     return boost::asio::async_initiate<Token, Signature>(
-        [](auto&& handler, std::shared_ptr<state_type> state, Start s) {
-          using handler_type = std::decay_t<decltype(handler)>;
-          asio_notify::detail::stream_connect_op<state_type, handler_type>(
-              std::forward<decltype(handler)>(handler), std::move(state), std::move(s));
-        },
-        token, state_, std::move(start));
+        asio_notify::detail::initiate_stream_connect<state_type>{{state_}}, token,
+        std::move(start));
   }
 
   std::shared_ptr<state_type> state_;

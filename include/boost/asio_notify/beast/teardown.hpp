@@ -71,17 +71,27 @@ public:
       start(ec);
       break;
     case step::draining:
+      // A cancellation emitted after the wait completed, before this resumed, still counts.
+      if (!ec && self.cancelled() != boost::asio::cancellation_type::none)
+        ec = boost::asio::error::operation_aborted;
       break;
     case step::finishing:
       return complete(self, ec);
     }
     if (!ec)
-      drain(ec);
-    if (ec == boost::asio::error::would_block)
-    {
-      went_async_ = true;
-      return socket_.async_wait(boost::asio::socket_base::wait_read, std::move(self));
-    }
+      switch (drain(ec))
+      {
+      case drained::until_blocked:
+        went_async_ = true;
+        return socket_.async_wait(boost::asio::socket_base::wait_read, std::move(self));
+      case drained::for_one_turn:
+        // A peer that keeps the buffer full: the executor's other work gets a turn.
+        went_async_ = true;
+        return boost::asio::post(
+            boost::beast::bind_front_handler(std::move(self), boost::system::error_code()));
+      case drained::to_the_end:
+        break;
+      }
     if (!ec)
       finish_teardown(role_, socket_, ec);
     finish(self, ec);
@@ -104,17 +114,31 @@ private:
       socket_.shutdown(boost::asio::socket_base::shutdown_send, ec);
   }
 
-  // Reads until the peer's end of stream (ec clear), an error, or would_block.
-  void drain(boost::system::error_code& ec)
+  enum class drained
   {
-    for (;;)
+    to_the_end, // the peer's end of stream, or an error (in ec)
+    until_blocked,
+    for_one_turn
+  };
+
+  drained drain(boost::system::error_code& ec)
+  {
+    for (int reads = 0; reads < reads_per_turn; ++reads)
     {
       teardown_buffer discarded;
       const std::size_t bytes = socket_.read_some(boost::asio::buffer(discarded), ec);
+      if (ec == boost::asio::error::would_block)
+      {
+        ec = {};
+        return drained::until_blocked;
+      }
       if (drain_finished(ec, bytes) || ec)
-        return;
+        return drained::to_the_end;
     }
+    return drained::for_one_turn;
   }
+
+  static constexpr int reads_per_turn = 16;
 
   // The handler is never invoked inside async_teardown: a teardown that ends before
   // waiting once completes through a post.
@@ -174,8 +198,9 @@ void teardown(boost::beast::role_type role, basic_stream_socket<Protocol, Execut
     argument-dependent lookup, after an asynchronous closing handshake.
 
     The handler is invoked through its associated executor (the socket's by default),
-    never inside this call. Cancelling it (any cancellation type), closing the socket, or a
-    timeout of the stream that owns it completes it with `operation_aborted`.
+    never inside this call. Cancelling it (any cancellation type), or closing the socket (as
+    the WebSocket's own timeout does, through `beast_close_socket`), completes it with
+    `operation_aborted`.
 
     @param role The WebSocket role of this end (`boost::beast::role_type`).
     @param socket The socket, connected; it must outlive the operation.

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace boost {
@@ -155,7 +156,17 @@ public:
     expire_never();
   }
 
-  stream_state(stream_state&& other) = default;
+  // A moved stream starts with timers of its own: what waits on `other`'s stays counted there
+  // (it holds `other`); `other` keeps no timeouts and its rate tick stops.
+  stream_state(stream_state&& other)
+      : socket(std::move(other.socket)), read(socket.get_executor()), write(socket.get_executor()),
+        rate_timer(socket.get_executor()), policy(std::move(other.policy))
+  {
+    read.timer.expires_at(other.read.timer.expiry());
+    write.timer.expires_at(other.write.timer.expiry());
+    other.expire_never();
+    other.cancel_rate_wait();
+  }
 
   void expire_at(std::chrono::steady_clock::time_point when)
   {
@@ -233,8 +244,8 @@ void stream_state<Socket, RatePolicy>::on_rate_timer(const HandlerExecutor& exec
     return;
   rate_timer.expires_after(std::chrono::seconds(1));
   rate_policy::on_timer(policy);
-  ++rate_waiters;
   rate_timer.async_wait(rate_tick<stream_state, HandlerExecutor>{this->weak_from_this(), executor});
+  ++rate_waiters;
 }
 
 // A deadline's expiry, run on the executor of the operation it guards: it closes the
@@ -334,7 +345,7 @@ public:
   {
     const bool empty = boost::asio::buffer_size(buffers_) == 0;
     if (empty && this->deadline().pending)
-      this->complete(false, boost::system::error_code(), 0);
+      this->complete(false, boost::system::error_code(), std::size_t(0));
     else
       start(empty);
   }
@@ -397,8 +408,9 @@ private:
   void wait_for_allowance()
   {
     step_ = step::allowance_wait;
-    ++this->state_->rate_waiters;
-    this->state_->rate_timer.async_wait(std::move(*this));
+    auto& state = *this->state_;
+    state.rate_timer.async_wait(std::move(*this));
+    ++state.rate_waiters; // after the wait, which may throw and never completes inline
   }
 
   void transfer(std::size_t allowance)
@@ -467,6 +479,38 @@ public:
 private:
   pending_mark read_pending_;
   pending_mark write_pending_;
+};
+
+// The initiations of basic_stream's operations. They name the stream's executor, as Asio's
+// own do, for the completion token adapters that ask for it (cancel_after, cancel_at).
+template <class State>
+struct stream_initiation
+{
+  using executor_type = typename State::executor_type;
+  executor_type get_executor() const noexcept { return state->socket.get_executor(); }
+  std::shared_ptr<State> state;
+};
+
+template <class State, bool Reading>
+struct initiate_stream_transfer : stream_initiation<State>
+{
+  template <class Handler, class Buffers>
+  void operator()(Handler&& handler, const Buffers& buffers) const
+  {
+    stream_transfer_op<Reading, State, Buffers, std::decay_t<Handler>>(
+        std::forward<Handler>(handler), this->state, buffers);
+  }
+};
+
+template <class State>
+struct initiate_stream_connect : stream_initiation<State>
+{
+  template <class Handler, class Start>
+  void operator()(Handler&& handler, Start start) const
+  {
+    stream_connect_op<State, std::decay_t<Handler>>(std::forward<Handler>(handler), this->state,
+                                                    std::move(start));
+  }
 };
 
 } // namespace detail
