@@ -9,16 +9,16 @@
 #ifndef BOOST_ASIO_NOTIFY_BEAST_DETAIL_STREAM_STATE_HPP
 #define BOOST_ASIO_NOTIFY_BEAST_DETAIL_STREAM_STATE_HPP
 
+#include <boost/asio_notify/beast/detail/rate_policy.hpp>
+
 #include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/assert.hpp>
 #include <boost/beast/core/async_base.hpp>
-#include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/core/buffers_prefix.hpp>
 #include <boost/beast/core/error.hpp>
-#include <boost/beast/core/rate_policy.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -31,52 +31,6 @@
 namespace boost {
 namespace asio_notify {
 namespace detail {
-
-// The tag of the basic_stream specialisation below.
-struct rate_policy_passkey;
-
-} // namespace detail
-} // namespace asio_notify
-
-namespace beast {
-
-// A RatePolicy's members are private to Beast's rate_policy_access, which opens them only
-// to the specialisations of beast::basic_stream. This specialisation, for the library's
-// private tag, is how the notify stream reaches them: Beast's public class templates are
-// the only API used, so user-written rate policies work unchanged.
-template <>
-class basic_stream<asio_notify::detail::rate_policy_passkey, void, void>
-{
-public:
-  template <class Policy>
-  static std::size_t available_bytes(Policy& policy, bool reading)
-  {
-    return reading ? rate_policy_access::available_read_bytes(policy)
-                   : rate_policy_access::available_write_bytes(policy);
-  }
-
-  template <class Policy>
-  static void transfer_bytes(Policy& policy, bool reading, std::size_t bytes)
-  {
-    if (reading)
-      rate_policy_access::transfer_read_bytes(policy, bytes);
-    else
-      rate_policy_access::transfer_write_bytes(policy, bytes);
-  }
-
-  template <class Policy>
-  static void on_timer(Policy& policy)
-  {
-    rate_policy_access::on_timer(policy);
-  }
-};
-
-} // namespace beast
-
-namespace asio_notify {
-namespace detail {
-
-using rate_policy = boost::beast::basic_stream<rate_policy_passkey, void, void>;
 
 template <class Executor>
 using stream_timer = boost::asio::basic_waitable_timer<
