@@ -78,6 +78,8 @@ struct config
   std::size_t storm_sockets = 10000;
   std::size_t storm_subset = 1000;
   std::size_t storm_phases = 200;
+  std::size_t write_storm_sockets = 1000; // many times FD_SETSIZE (64 on Windows)
+  std::size_t write_storm_phases = 200;
   std::size_t idle_connections = 10000;
   std::uint64_t syscall_round_trips = 10000;
 
@@ -100,6 +102,8 @@ struct config
     storm_sockets = 400;
     storm_subset = 100;
     storm_phases = 5;
+    write_storm_sockets = 200;
+    write_storm_phases = 5;
     idle_connections = 400;
     syscall_round_trips = 1000;
   }
@@ -132,6 +136,17 @@ std::string wine_version()
 
 /// Whether the PSN rows run on the test double (--psn-double where the system has no PSN).
 bool psn_on_double = false;
+
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+/// Set for the child processes of a run on the double, which install it too.
+const char* const psn_double_variable = "ASIO_NOTIFY_BENCH_PSN_DOUBLE";
+
+void install_psn_double()
+{
+  psn_double::install(); // for every port created from now on
+  psn_on_double = true;
+}
+#endif
 
 /// The backend the notify reactor picks by default here (`automatic`), or `automatic`
 /// when it cannot run at all.
@@ -664,16 +679,45 @@ void storm_scenario(const config& c, const std::vector<backend>& backends, std::
   out.push_back(m);
 }
 
+void write_storm_scenario(const config& c, const std::vector<backend>& backends,
+                          std::vector<metric>& out)
+{
+  const std::size_t sockets = c.write_storm_sockets;
+  metric m = make_metric(backends, "write_storm_kevents_per_s", "async_wait(write) storm",
+                         "k writability events/s; " + std::to_string(sockets) +
+                             " sockets waiting at once, " + std::to_string(c.write_storm_phases) +
+                             " phases",
+                         false, 1.0);
+  bool in_child = true;
+  run_rounds("async_wait(write) storm", c.rounds, backends, [&](std::size_t i) {
+    const storm_result r = on_backend(backends[i], [&](auto& ioc, auto p) {
+      return run_write_storm<typename decltype(p)::type>(ioc, sockets, c.write_storm_phases);
+    });
+    in_child = in_child && r.peers_in_child;
+    if (r.error.empty())
+      m.rows[i].samples.push_back(r.events_per_s / 1000);
+    return r.error;
+  });
+  m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
+           "; more sockets than FD_SETSIZE wait at once";
+#if defined(_WIN32)
+  m.note += "; stock Asio (IOCP) waits for writability on its select() thread, started on "
+            "first use (doc/performance.md)";
+#endif
+  out.push_back(m);
+}
+
 void idle_scenario(const config& c, const std::vector<backend>& backends, std::vector<metric>& out)
 {
   metric m = make_metric(backends, "idle_bytes_per_connection", "idle connection memory",
-                         "bytes RSS per connection; " + std::to_string(c.idle_connections) +
+                         std::string("bytes of ") + resident_memory_counter() +
+                             " per connection; " + std::to_string(c.idle_connections) +
                              " connections with a pending async_wait, fresh process each",
                          true, 1.0);
   if (!can_spawn_children() || resident_kib() < 0)
   {
     for (row& r : m.rows)
-      r.note = "needs Linux (fork/exec, /proc)";
+      r.note = "needs child processes and a resident memory counter (Linux, Windows)";
     out.push_back(m);
     return;
   }
@@ -708,10 +752,10 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
                          "strace -f -c: (calls of " + std::to_string(n) +
                              " round trips - calls of 0) / " + std::to_string(n) + "; both ends",
                          true, 1.0);
-  if (!can_spawn_children())
+  if (!can_spawn_children() || *syscalls_unavailable())
   {
     for (row& r : m.rows)
-      r.note = "needs Linux and strace";
+      r.note = *syscalls_unavailable() ? syscalls_unavailable() : "needs child processes";
     out.push_back(m);
     return;
   }
@@ -944,13 +988,14 @@ int child_main(const std::string& what, const std::string& id, const std::string
 
 int usage()
 {
-  std::cerr << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--no-variants]\n"
-               "                         [--only latency,throughput,storm,idle,syscalls]\n"
+  std::cerr
+      << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--no-variants]\n"
+         "                         [--only latency,throughput,storm,write_storm,idle,syscalls]\n"
 #if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
-               "                         [--psn-double]\n"
+         "                         [--psn-double]\n"
 #endif
-               "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
-               "                         [--rounds N] [--no-variants]\n";
+         "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
+         "                         [--rounds N] [--no-variants]\n";
   return 2;
 }
 
@@ -958,6 +1003,17 @@ int bad_command_line(const std::string& why)
 {
   std::cerr << "asio_notify_bench: " << why << '\n';
   return usage();
+}
+
+/// The scenarios --only can name.
+const char* const scenario_list = "latency,throughput,storm,write_storm,idle,syscalls";
+
+bool is_scenario(const std::string& name)
+{
+  for (const std::string& known : split(scenario_list, ','))
+    if (name == known)
+      return true;
+  return false;
 }
 
 /// A whole number from 1 to `max` written in decimal digits only, or nothing.
@@ -1029,7 +1085,11 @@ int parse_command_line(const std::vector<std::string>& args, config& c)
     else if (a == "--only" && has_value)
     {
       for (const std::string& s : split(args[++i], ','))
+      {
+        if (!is_scenario(s))
+          return bad_command_line("--only: no scenario \"" + s + "\" (" + scenario_list + ")");
         c.only.insert(s);
+      }
     }
     else
       return bad_command_line("unknown option or missing value: " + a);
@@ -1196,7 +1256,7 @@ int conclude(const std::string& stem, run_info& info, clock_type::time_point t0,
   return failures.empty() ? 0 : 1;
 }
 
-/// The five scenarios (those --only names), each on every backend.
+/// The six scenarios (those --only names), each on every backend.
 int scenarios_main(config& c, std::size_t fd_limit)
 {
   const std::vector<backend> backends = make_backends(c.variants);
@@ -1211,6 +1271,8 @@ int scenarios_main(config& c, std::size_t fd_limit)
     throughput_scenario(c, backends, metrics);
   if (c.wants("storm"))
     storm_scenario(c, backends, fd_limit, metrics, info.notes);
+  if (c.wants("write_storm"))
+    write_storm_scenario(c, backends, metrics);
   if (c.wants("idle"))
     idle_scenario(c, backends, metrics);
   if (c.wants("syscalls"))
@@ -1260,9 +1322,13 @@ int main(int argc, char** argv)
   const std::vector<std::string> args(argv + 1, argv + argc);
   try
   {
+#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+    if (std::getenv(psn_double_variable)) // a child of a --psn-double run
+      install_psn_double();
+#endif
     if (args.size() == 5 && args[0] == "--peer")
       return peer_main(static_cast<unsigned short>(std::stoul(args[1])), std::stoull(args[2]),
-                       std::stoi(args[3]), std::stoi(args[4]));
+                       args[3], args[4]);
     if (args.size() == 4 && args[0] == "--child")
       return child_main(args[1], args[2], args[3]);
 
@@ -1272,8 +1338,8 @@ int main(int argc, char** argv)
 #if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
     if (c.psn_double && !an::is_supported(an::port_backend::psn))
     {
-      psn_double::install(); // for every port created from now on
-      psn_on_double = true;
+      install_psn_double();
+      ::_putenv_s(psn_double_variable, "1"); // for the child processes
     }
 #endif
     std::filesystem::create_directories(c.out);

@@ -27,8 +27,11 @@
 #include <unistd.h>
 #include <cerrno>
 #include <climits>
+#elif defined(_WIN32)
+#define BENCH_HAS_CHILDREN 1
+#include <windows.h>
+#include <psapi.h> // GetProcessMemoryInfo: K32GetProcessMemoryInfo of kernel32
 #endif
-
 namespace bench {
 
 namespace {
@@ -119,45 +122,60 @@ private:
   std::thread thread_;
 };
 
-#if defined(BENCH_HAS_CHILDREN)
+#if defined(__linux__)
 
-bool read_full(int fd, void* data, std::size_t size)
+// ---- the operating system's side of child processes: POSIX -----------------------------------
+
+using pipe_end = int; // a pipe's descriptor
+const pipe_end no_pipe = -1;
+using child_process = pid_t;
+const child_process no_child = -1;
+
+/// One read or write: how many bytes it moved, or 0 at the end of the pipe or on an error.
+std::size_t read_once(pipe_end end, char* data, std::size_t size)
 {
-  auto* p = static_cast<char*>(data);
-  while (size != 0)
+  ssize_t n;
+  while ((n = ::read(end, data, size)) < 0 && errno == EINTR)
   {
-    const ssize_t n = ::read(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= static_cast<std::size_t>(n);
   }
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
+std::size_t write_once(pipe_end end, const char* data, std::size_t size)
+{
+  ssize_t n;
+  while ((n = ::write(end, data, size)) < 0 && errno == EINTR)
+  {
+  }
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
+void close_end(pipe_end end)
+{
+  if (end != no_pipe)
+    ::close(end);
+}
+
+/// A pipe whose ends are not inherited by children, except when passed to spawn.
+bool make_pipe(pipe_end& read_end, pipe_end& write_end)
+{
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0)
+    return false;
+  read_end = ends[0];
+  write_end = ends[1];
   return true;
 }
 
-bool write_full(int fd, const void* data, std::size_t size)
-{
-  const auto* p = static_cast<const char*>(data);
-  while (size != 0)
-  {
-    const ssize_t n = ::write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
+/// How a child names an end it inherited (the same descriptor).
+std::string end_argument(pipe_end end) { return std::to_string(end); }
+pipe_end end_from_argument(const std::string& s) { return std::stoi(s); }
 
 // fork + exec of `args` (args[0] is looked up in PATH). The child keeps only the
-// descriptors in `keep` (and 0-2); `stdout_fd` and `stderr_fd`, when not -1, become its
-// standard output and standard error.
-pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, int stdout_fd,
-            int stderr_fd = -1)
+// descriptors in `keep` (and 0-2); `output`, when not no_pipe, becomes its standard output
+// and standard error.
+child_process spawn(const std::vector<std::string>& args, const std::vector<pipe_end>& keep,
+                    pipe_end output)
 {
   // Everything the child needs is prepared before fork: between fork and exec only
   // async-signal-safe calls are allowed (this process may have threads).
@@ -174,10 +192,11 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, 
   const pid_t pid = ::fork();
   if (pid != 0)
     return pid;
-  if (stdout_fd >= 0)
-    ::dup2(stdout_fd, 1);
-  if (stderr_fd >= 0)
-    ::dup2(stderr_fd, 2);
+  if (output >= 0)
+  {
+    ::dup2(output, 1);
+    ::dup2(output, 2);
+  }
   for (int fd = 3; fd < max_fd; ++fd)
   {
     if (std::find(keep.begin(), keep.end(), fd) == keep.end())
@@ -189,7 +208,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<int>& keep, 
   ::_exit(127);
 }
 
-int wait_for(pid_t pid)
+/// The child's exit status, or -1 when it did not exit normally.
+int wait_for(child_process pid)
 {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
@@ -198,45 +218,217 @@ int wait_for(pid_t pid)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string this_program()
+{
+  char buffer[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+}
+
+#elif defined(_WIN32)
+
+// ---- the operating system's side of child processes: Windows ---------------------------------
+
+using pipe_end = HANDLE; // an anonymous pipe's end
+const pipe_end no_pipe = nullptr;
+using child_process = HANDLE;
+const child_process no_child = nullptr;
+
+/// One read or write: how many bytes it moved, or 0 at the end of the pipe
+/// (ERROR_BROKEN_PIPE) or on an error.
+std::size_t read_once(pipe_end end, char* data, std::size_t size)
+{
+  DWORD n = 0;
+  const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(size, 1 << 20));
+  return ::ReadFile(end, data, chunk, &n, nullptr) ? n : 0;
+}
+
+std::size_t write_once(pipe_end end, const char* data, std::size_t size)
+{
+  DWORD n = 0;
+  const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(size, 1 << 20));
+  return ::WriteFile(end, data, chunk, &n, nullptr) ? n : 0;
+}
+
+void close_end(pipe_end end)
+{
+  if (end != no_pipe)
+    ::CloseHandle(end);
+}
+
+/// A pipe whose ends are not inherited by children, except when passed to spawn.
+bool make_pipe(pipe_end& read_end, pipe_end& write_end)
+{
+  return ::CreatePipe(&read_end, &write_end, nullptr, 0) != 0;
+}
+
+/// How a child names a handle it inherited (the same value in both processes).
+std::string end_argument(pipe_end end)
+{
+  return std::to_string(reinterpret_cast<std::uintptr_t>(end));
+}
+pipe_end end_from_argument(const std::string& s)
+{
+  return reinterpret_cast<HANDLE>(static_cast<std::uintptr_t>(std::stoull(s)));
+}
+
+/// This program's path, as CreateProcessW takes it (any characters).
+std::wstring this_program_wide()
+{
+  std::wstring path(32768, L'\0');
+  const DWORD n = ::GetModuleFileNameW(nullptr, &path[0], static_cast<DWORD>(path.size()));
+  path.resize(n < path.size() ? n : 0);
+  return path;
+}
+
+/// `s` in UTF-16, for the arguments here (ASCII).
+std::wstring widen(const std::string& s)
+{
+  std::wstring wide;
+  for (const char ch : s)
+    wide += static_cast<wchar_t>(static_cast<unsigned char>(ch));
+  return wide;
+}
+
+/// `arg` as CommandLineToArgvW and the C runtime read it back: quoted where it must be, with
+/// the backslashes before a quote doubled.
+std::wstring quote_argument(const std::string& arg)
+{
+  const std::wstring wide = widen(arg);
+  if (!wide.empty() && wide.find_first_of(L" \t\"") == std::wstring::npos)
+    return wide;
+  std::wstring quoted = L"\"";
+  std::size_t backslashes = 0;
+  for (const wchar_t ch : wide)
+  {
+    if (ch == L'\\')
+    {
+      ++backslashes;
+      continue;
+    }
+    quoted.append(ch == L'"' ? 2 * backslashes + 1 : backslashes, L'\\');
+    backslashes = 0;
+    quoted += ch;
+  }
+  quoted.append(2 * backslashes, L'\\');
+  return quoted + L"\"";
+}
+
+/// CreateProcess of this program with `args` (args[0], its name, is replaced by its full
+/// path). Only the handles in `keep` and `output` are inherited, each made inheritable for
+/// the call only (pipes are made not inheritable; so are the sockets). `output`, when not
+/// no_pipe, becomes the child's standard output and standard error.
+child_process spawn(const std::vector<std::string>& args, std::vector<pipe_end> keep,
+                    pipe_end output)
+{
+  const std::wstring program = this_program_wide();
+  std::wstring command_line = L"\"" + program + L"\"";
+  for (std::size_t i = 1; i < args.size(); ++i)
+    command_line += L" " + quote_argument(args[i]);
+  if (output != no_pipe)
+    keep.push_back(output);
+  for (pipe_end h : keep)
+    ::SetHandleInformation(h, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+  STARTUPINFOW startup{};
+  startup.cb = sizeof(startup);
+  if (output != no_pipe)
+  {
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdOutput = output;
+    startup.hStdError = output;
+  }
+  PROCESS_INFORMATION info{};
+  const BOOL started = ::CreateProcessW(program.c_str(), &command_line[0], nullptr, nullptr, TRUE,
+                                        0, nullptr, nullptr, &startup, &info);
+  for (pipe_end h : keep)
+    ::SetHandleInformation(h, HANDLE_FLAG_INHERIT, 0);
+  if (!started)
+    return no_child;
+  ::CloseHandle(info.hThread);
+  return info.hProcess;
+}
+
+/// The child's exit code, or -1 when it cannot be had.
+int wait_for(child_process process)
+{
+  DWORD code = 0;
+  const bool ok = ::WaitForSingleObject(process, INFINITE) == WAIT_OBJECT_0 &&
+                  ::GetExitCodeProcess(process, &code);
+  ::CloseHandle(process);
+  return ok ? static_cast<int>(code) : -1;
+}
+
+std::string this_program()
+{
+  char buffer[MAX_PATH];
+  const DWORD n = ::GetModuleFileNameA(nullptr, buffer, MAX_PATH);
+  return n > 0 && n < MAX_PATH ? std::string(buffer, n) : std::string();
+}
+
+#endif
+
+#if defined(BENCH_HAS_CHILDREN)
+
+/// `size` bytes by `once` (read_once or write_once), or false.
+template <class Buffer, class Once>
+bool transfer_all(pipe_end end, Buffer* p, std::size_t size, Once once)
+{
+  while (size != 0)
+  {
+    const std::size_t n = once(end, p, size);
+    if (n == 0)
+      return false;
+    p += n;
+    size -= n;
+  }
+  return true;
+}
+
+bool read_full(pipe_end end, char* data, std::size_t size)
+{
+  return transfer_all(end, data, size, read_once);
+}
+
+bool write_full(pipe_end end, const char* data, std::size_t size)
+{
+  return transfer_all(end, data, size, write_once);
+}
+
 // Peers in a child process (`--peer`), commanded through two pipes.
 class process_peers final : public peer_group
 {
 public:
   process_peers(unsigned short port, std::size_t count)
   {
-    int command[2];
-    int reply[2];
-    if (::pipe2(command, O_CLOEXEC) != 0)
+    pipe_end command_read = no_pipe;
+    pipe_end reply_write = no_pipe;
+    if (!make_pipe(command_read, command_))
       return;
-    if (::pipe2(reply, O_CLOEXEC) != 0)
+    if (!make_pipe(reply_, reply_write))
     {
-      ::close(command[0]);
-      ::close(command[1]);
+      close_end(command_read);
       return;
     }
-    pid_ = spawn({program_path, "--peer", std::to_string(port), std::to_string(count),
-                  std::to_string(command[0]), std::to_string(reply[1])},
-                 {command[0], reply[1]}, -1);
-    ::close(command[0]);
-    ::close(reply[1]);
-    command_ = command[1];
-    reply_ = reply[0];
+    child_ = spawn({program_path, "--peer", std::to_string(port), std::to_string(count),
+                    end_argument(command_read), end_argument(reply_write)},
+                   {command_read, reply_write}, no_pipe);
+    close_end(command_read);
+    close_end(reply_write);
   }
 
   ~process_peers() override
   {
-    if (command_ >= 0)
+    if (command_ != no_pipe)
     {
       write_full(command_, "q", 1);
-      ::close(command_);
+      close_end(command_);
     }
-    if (reply_ >= 0)
-      ::close(reply_);
-    if (pid_ > 0)
-      wait_for(pid_);
+    close_end(reply_);
+    if (child_ != no_child)
+      wait_for(child_);
   }
 
-  bool started() const { return pid_ > 0; }
+  bool started() const { return child_ != no_child; }
 
   bool wait_connected() override { return expect('c'); }
 
@@ -258,9 +450,9 @@ private:
     return read_full(reply_, &c, 1) && c == what;
   }
 
-  pid_t pid_ = -1;
-  int command_ = -1;
-  int reply_ = -1;
+  child_process child_ = no_child;
+  pipe_end command_ = no_pipe;
+  pipe_end reply_ = no_pipe;
 };
 
 #endif
@@ -271,16 +463,15 @@ void set_program_path(const char* argv0)
 {
   program_path = argv0 ? argv0 : "";
 #if defined(BENCH_HAS_CHILDREN)
-  char buffer[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
-  if (n > 0)
-    program_path.assign(buffer, static_cast<std::size_t>(n));
+  const std::string path = this_program();
+  if (!path.empty())
+    program_path = path;
 #endif
 }
 
 std::size_t raise_descriptor_limit()
 {
-#if defined(BENCH_HAS_CHILDREN)
+#if defined(__linux__)
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
     return 0;
@@ -314,8 +505,21 @@ long resident_kib()
   while (std::getline(status, line))
     if (line.compare(0, 6, "VmRSS:") == 0)
       return std::stol(line.substr(6));
+#elif defined(_WIN32)
+  PROCESS_MEMORY_COUNTERS counters{};
+  if (::GetProcessMemoryInfo(::GetCurrentProcess(), &counters, sizeof(counters)))
+    return static_cast<long>(counters.WorkingSetSize / 1024);
 #endif
   return -1;
+}
+
+const char* resident_memory_counter()
+{
+#if defined(_WIN32)
+  return "working set (GetProcessMemoryInfo)";
+#else
+  return "RSS";
+#endif
 }
 
 double load_average()
@@ -334,21 +538,20 @@ int run_self(const std::vector<std::string>& args, std::string* output)
 #if defined(BENCH_HAS_CHILDREN)
   std::vector<std::string> all{program_path};
   all.insert(all.end(), args.begin(), args.end());
-  int out[2] = {-1, -1};
-  if (output && ::pipe2(out, O_CLOEXEC) != 0)
+  pipe_end read_end = no_pipe;
+  pipe_end write_end = no_pipe;
+  if (output && !make_pipe(read_end, write_end))
     return -1;
-  const pid_t pid = spawn(all, {}, out[1], out[1]);
+  const child_process child = spawn(all, {}, write_end);
+  close_end(write_end); // the child's copy keeps the pipe open until it exits
   if (output)
   {
-    ::close(out[1]);
     char buffer[4096];
-    ssize_t n;
-    while ((n = ::read(out[0], buffer, sizeof(buffer))) > 0 || (n < 0 && errno == EINTR))
-      if (n > 0)
-        output->append(buffer, static_cast<std::size_t>(n));
-    ::close(out[0]);
+    while (const std::size_t n = read_once(read_end, buffer, sizeof(buffer)))
+      output->append(buffer, n);
+    close_end(read_end);
   }
-  return pid > 0 ? wait_for(pid) : -1;
+  return child != no_child ? wait_for(child) : -1;
 #else
   (void)args;
   (void)output;
@@ -359,7 +562,7 @@ int run_self(const std::vector<std::string>& args, std::string* output)
 syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file)
 {
   syscall_counts result;
-#if defined(BENCH_HAS_CHILDREN)
+#if defined(__linux__)
   std::vector<std::string> all{"strace", "-f", "-c", "-o", summary_file, program_path};
   all.insert(all.end(), args.begin(), args.end());
   std::remove(summary_file.c_str());
@@ -407,9 +610,21 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
 #else
   (void)args;
   (void)summary_file;
-  result.error = "needs Linux and strace";
+  result.error = syscalls_unavailable();
 #endif
   return result;
+}
+
+const char* syscalls_unavailable()
+{
+#if defined(_WIN32)
+  return "not counted on Windows: strace is Linux's, and Windows has no counter of a "
+         "process's system calls";
+#elif defined(__linux__)
+  return "";
+#else
+  return "needs Linux and strace";
+#endif
 }
 
 std::unique_ptr<peer_group> start_peers(unsigned short port, std::size_t count)
@@ -425,32 +640,35 @@ std::unique_ptr<peer_group> start_peers(unsigned short port, std::size_t count)
   return std::make_unique<thread_peers>(port, count);
 }
 
-int peer_main(unsigned short port, std::size_t count, int command_fd, int reply_fd)
+int peer_main(unsigned short port, std::size_t count, const std::string& command_pipe,
+              const std::string& reply_pipe)
 {
 #if defined(BENCH_HAS_CHILDREN)
+  const pipe_end command = end_from_argument(command_pipe);
+  const pipe_end reply = end_from_argument(reply_pipe);
   peer_sockets sockets;
-  if (!sockets.connect(port, count) || !write_full(reply_fd, "c", 1))
+  if (!sockets.connect(port, count) || !write_full(reply, "c", 1))
     return 1;
   for (;;)
   {
     char what = 0;
-    if (!read_full(command_fd, &what, 1) || what == 'q')
+    if (!read_full(command, &what, 1) || what == 'q')
       return 0; // end of the parent's pipe: it is gone
     char args[8];
-    if (what != 'w' || !read_full(command_fd, args, sizeof(args)))
+    if (what != 'w' || !read_full(command, args, sizeof(args)))
       return 1;
     std::uint32_t k = 0;
     std::uint32_t seed = 0;
     std::copy_n(args, 4, reinterpret_cast<char*>(&k));
     std::copy_n(args + 4, 4, reinterpret_cast<char*>(&seed));
-    if (!sockets.write_random(k, seed) || !write_full(reply_fd, "d", 1))
+    if (!sockets.write_random(k, seed) || !write_full(reply, "d", 1))
       return 1;
   }
 #else
   (void)port;
   (void)count;
-  (void)command_fd;
-  (void)reply_fd;
+  (void)command_pipe;
+  (void)reply_pipe;
   return 1;
 #endif
 }

@@ -5,10 +5,11 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // What the benchmarks need from the operating system beyond sockets: child processes
-// (fork + exec of this same program), resident memory, strace, the descriptor limit, and
-// the "peer" ends of many connections kept in another process. Everything POSIX- or
-// Linux-only lives in process.cpp behind #if; elsewhere the functions say "unavailable"
-// and the scenarios that need them report n/a.
+// (fork + exec, or CreateProcess, of this same program), resident memory (/proc, or
+// Windows' process memory counters), strace, the descriptor limit, and the "peer" ends of
+// many connections kept in another process. What is Linux- or Windows-only lives in
+// process.cpp behind #if; elsewhere the functions say "unavailable" and the scenarios that
+// need them report n/a.
 #ifndef BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 #define BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 
@@ -28,11 +29,18 @@ void set_program_path(const char* argv0);
 /// (0 when the system has no such limit).
 std::size_t raise_descriptor_limit();
 
-/// True where this program can run copies of itself as child processes (Linux).
+/// True where this program can run copies of itself as child processes (Linux, Windows).
 bool can_spawn_children();
 
-/// Resident set size of this process in KiB, or -1 where unknown (/proc/self/status).
+/// Resident memory of this process in KiB, or -1 where unknown: the RSS of
+/// /proc/self/status on Linux, the working set of GetProcessMemoryInfo on Windows.
 long resident_kib();
+
+/// What resident_kib reads, for the reports ("RSS", "working set (GetProcessMemoryInfo)").
+const char* resident_memory_counter();
+
+/// Why system calls cannot be counted here, or "" where strace_self can count them.
+const char* syscalls_unavailable();
 
 /// The system's load average over the last minute, or -1 where unknown.
 double load_average();
@@ -75,8 +83,10 @@ public:
 /// Start the peers: a child process (`--peer`) where possible, else a thread.
 std::unique_ptr<peer_group> start_peers(unsigned short port, std::size_t count);
 
-/// The body of the `--peer <port> <count> <command fd> <reply fd>` child.
-int peer_main(unsigned short port, std::size_t count, int command_fd, int reply_fd);
+/// The body of the `--peer <port> <count> <command pipe> <reply pipe>` child; the pipes are
+/// named as it inherited them (a descriptor, or a handle's value on Windows).
+int peer_main(unsigned short port, std::size_t count, const std::string& command_pipe,
+              const std::string& reply_pipe);
 
 } // namespace bench
 

@@ -126,8 +126,8 @@ std::string run_gnuplot(const std::string& stem)
   const std::string command = "cd \"" + dir + "\" && gnuplot \"" + base + ".gp\"";
 #endif
   if (!gnuplot_on_path())
-    return "no chart: gnuplot is not installed (the script is " + stem + ".gp, the data " + stem +
-           ".dat)";
+    return "no chart: gnuplot is not installed. With it, `gnuplot " + base + ".gp` run in " + dir +
+           " draws " + base + ".png from " + base + ".dat (the figures of " + base + ".json)";
   if (std::system(command.c_str()) != 0)
     return "no chart: gnuplot failed (the script is " + stem + ".gp)";
   return "chart: " + stem + ".png";

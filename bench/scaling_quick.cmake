@@ -1,15 +1,17 @@
 # Copyright (c) 2026 The Boost.AsioNotify authors
 # Distributed under the Boost Software License, Version 1.0.
 #
-# The bench_scaling_quick test: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir> -P scaling_quick.cmake
-# Runs `asio_notify_bench --scaling --quick --threads 1,2 --out <dir>` and fails when the
-# program fails (a measurement failed or gave an insane number) or left out a file.
+# The bench_scaling_quick test: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir>
+#   [-DEMULATOR=<program that runs it, e.g. wine>] [-DOPTIONS=<more options>] -P scaling_quick.cmake
+# Runs `asio_notify_bench --scaling --quick --threads 1,2 <options> --out <dir>` and fails when
+# the program fails (a measurement failed or gave an insane number) or left out a file.
 if(NOT BENCH OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir> -P scaling_quick.cmake")
 endif()
 
 file(REMOVE_RECURSE "${OUT}") # files from an earlier run must not pass for this one's
-execute_process(COMMAND "${BENCH}" --scaling --quick --threads 1,2 --out "${OUT}" RESULT_VARIABLE status)
+execute_process(COMMAND ${EMULATOR} "${BENCH}" --scaling --quick --threads 1,2 ${OPTIONS} --out "${OUT}"
+  RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "asio_notify_bench --scaling --quick --threads 1,2 exited with ${status}")
 endif()

@@ -341,7 +341,68 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
   return r;
 }
 
-// ---- 3. async_wait storm --------------------------------------------------------------------
+// ---- 3. async_wait storms ------------------------------------------------------------------
+
+/// `count` sockets accepted on `ioc`, connected from peers in a child process where possible
+/// (else on a thread). `error` says why not, when they could not all be made.
+template <class Tcp>
+struct storm_connections
+{
+  storm_connections(boost::asio::io_context& io, std::size_t count)
+      : ioc(io), acceptor(io, loopback_any_port<Tcp>()),
+        peers(start_peers(acceptor.local_endpoint().port(), count))
+  {
+    sockets.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+    {
+      sockets.emplace_back(ioc);
+      acceptor.accept(sockets.back());
+    }
+    if (!peers->wait_connected())
+      error = "the peers could not connect";
+  }
+
+  /// Cancels every socket's waits before closing it, then runs the aborted handlers, so that
+  /// every pending wait ends with operation_aborted on every system. Closed with a wait
+  /// pending, stock Asio's socket on Windows (a zero-byte overlapped WSARecv) completes with
+  /// ERROR_OPERATION_ABORTED (995) or ERROR_NETNAME_DELETED (64), which Asio maps to
+  /// operation_aborted; under Wine with ERROR_HANDLES_CLOSED (676): Wine's server ends the
+  /// I/O of a closed handle with STATUS_HANDLES_CLOSED (server/async.c, free_async_queue),
+  /// which Asio passes on unmapped. The cancel (CancelIoEx) gives STATUS_CANCELLED, so 995,
+  /// on both.
+  void close_all()
+  {
+    for (auto& s : sockets)
+    {
+      error_code ignored;
+      s.cancel(ignored);
+      s.close(ignored);
+    }
+    ioc.restart();
+    ioc.run();
+  }
+
+  boost::asio::io_context& ioc;
+  typename Tcp::acceptor acceptor;
+  std::unique_ptr<peer_group> peers;
+  std::vector<typename Tcp::socket> sockets;
+  std::string error;
+};
+
+/// A timer that fails a storm making no progress for 120 s (a lost readiness event) instead of
+/// letting it hang.
+inline boost::asio::steady_timer storm_watchdog(boost::asio::io_context& ioc, failure& failed)
+{
+  boost::asio::steady_timer watchdog(ioc, std::chrono::seconds(120));
+  watchdog.async_wait([&ioc, &failed](const error_code& ec) {
+    if (!ec)
+    {
+      failed.set("lost readiness events: the storm made no progress for 120 s");
+      ioc.stop();
+    }
+  });
+  return watchdog;
+}
 
 struct storm_result
 {
@@ -433,43 +494,28 @@ storm_result run_storm(boost::asio::io_context& ioc, std::size_t count, std::siz
 {
   using socket = typename Tcp::socket;
   storm_result r;
-  typename Tcp::acceptor acceptor(ioc, loopback_any_port<Tcp>());
-  std::unique_ptr<peer_group> peers = start_peers(acceptor.local_endpoint().port(), count);
-  r.peers_in_child = peers->separate_process();
   r.sockets = count;
-  std::vector<socket> sockets;
-  sockets.reserve(count);
-  for (std::size_t i = 0; i < count; ++i)
+  storm_connections<Tcp> connections(ioc, count);
+  r.peers_in_child = connections.peers->separate_process();
+  if (!connections.error.empty())
   {
-    sockets.emplace_back(ioc);
-    acceptor.accept(sockets.back());
-    sockets.back().non_blocking(true); // a read finding nothing must not wait
-  }
-  if (!peers->wait_connected())
-  {
-    r.error = "the peers could not connect";
+    r.error = connections.error;
     return r;
   }
+  std::vector<socket>& sockets = connections.sockets;
+  for (socket& s : sockets)
+    s.non_blocking(true); // a read finding nothing must not wait
   failure failed;
   storm_waiters<socket> waiters(ioc, sockets, failed);
   for (std::size_t i = 0; i < count; ++i)
     waiters.arm(i);
-
-  // A watchdog, so that a lost readiness event fails the run instead of hanging it.
-  boost::asio::steady_timer watchdog(ioc, std::chrono::seconds(120));
-  watchdog.async_wait([&](const error_code& ec) {
-    if (!ec)
-    {
-      failed.set("lost readiness events: the storm made no progress for 120 s");
-      ioc.stop();
-    }
-  });
+  boost::asio::steady_timer watchdog = storm_watchdog(ioc, failed);
 
   double timed = 0;
   std::uint64_t timed_events = 0;
   for (std::size_t phase = 0; phase <= phases && failed.what().empty(); ++phase)
   {
-    if (!peers->write_random(subset, static_cast<std::uint32_t>(phase * 7919 + 1)))
+    if (!connections.peers->write_random(subset, static_cast<std::uint32_t>(phase * 7919 + 1)))
     {
       failed.set("the peers could not write");
       break;
@@ -484,27 +530,60 @@ storm_result run_storm(boost::asio::io_context& ioc, std::size_t count, std::siz
     }
   }
   watchdog.cancel();
-  // Cancelled before they are closed, so that every pending wait ends with operation_aborted
-  // on every system. Closed with a wait pending, stock Asio's socket on Windows (a zero-byte
-  // overlapped WSARecv) completes with ERROR_OPERATION_ABORTED (995) or ERROR_NETNAME_DELETED
-  // (64), which Asio maps to operation_aborted; under Wine with ERROR_HANDLES_CLOSED (676):
-  // Wine's server ends the I/O of a closed handle with STATUS_HANDLES_CLOSED
-  // (server/async.c, free_async_queue), which Asio passes on unmapped. The cancel
-  // (CancelIoEx) gives STATUS_CANCELLED, so 995, on both.
-  for (socket& s : sockets)
-  {
-    error_code ignored;
-    s.cancel(ignored);
-    s.close(ignored);
-  }
-  ioc.restart();
-  ioc.run(); // the aborted waits and the watchdog complete
+  connections.close_all();
   r.error = failed.what();
   r.spurious = waiters.spurious();
   if (r.error.empty() && timed_events == 0)
     r.error = "no events";
   if (timed > 0)
     r.events_per_s = static_cast<double>(timed_events) / timed;
+  return r;
+}
+
+/** `count` connected sockets all wait for writability at once, `phases` times after one
+    untimed warm-up phase: each phase starts an async_wait(wait_write) on every socket (each
+    has room in its send buffer, so each is ready at once) and runs the io_context until all
+    have completed. More sockets than FD_SETSIZE (64 on Windows) wait together: on stock
+    Asio's IOCP backend these waits go through the select() thread Asio starts on first use,
+    which must call select() over all of them (doc/performance.md). */
+template <class Tcp>
+storm_result run_write_storm(boost::asio::io_context& ioc, std::size_t count, std::size_t phases)
+{
+  storm_result r;
+  r.sockets = count;
+  storm_connections<Tcp> connections(ioc, count);
+  r.peers_in_child = connections.peers->separate_process();
+  if (!connections.error.empty())
+  {
+    r.error = connections.error;
+    return r;
+  }
+  failure failed;
+  boost::asio::steady_timer watchdog = storm_watchdog(ioc, failed);
+  std::size_t waiting = 0;
+  auto ready = [&](const error_code& ec) {
+    if (ec)
+      failed.set("async_wait(wait_write)", ec);
+    if (--waiting == 0 || ec)
+      ioc.stop();
+  };
+  double timed = 0;
+  for (std::size_t phase = 0; phase <= phases && failed.what().empty(); ++phase)
+  {
+    const auto t0 = clock_type::now();
+    waiting = count;
+    for (auto& s : connections.sockets)
+      s.async_wait(boost::asio::socket_base::wait_write, ready);
+    ioc.restart();
+    ioc.run();
+    if (phase != 0) // phase 0 warms up
+      timed += seconds_since(t0);
+  }
+  watchdog.cancel();
+  connections.close_all();
+  r.error = failed.what();
+  if (r.error.empty() && timed > 0)
+    r.events_per_s = static_cast<double>(count * phases) / timed;
   return r;
 }
 
@@ -568,7 +647,7 @@ idle_result run_idle(boost::asio::io_context& ioc, std::size_t count)
   ioc.poll(); // whatever the waits still had to do to be registered
   r.rss_after_kib = resident_kib();
   if (r.rss_before_kib < 0 || r.rss_after_kib < 0)
-    r.error = "no /proc/self/status";
+    r.error = "no resident memory counter here";
   r.bytes_per_connection =
       static_cast<double>(r.rss_after_kib - r.rss_before_kib) * 1024.0 / static_cast<double>(count);
   for (socket& s : sockets)
