@@ -29,28 +29,9 @@ if command -v ninja >/dev/null 2>&1; then
   keep_going=(-k 0)
 fi
 
-# ---- Wine: headless, quiet, non-interactive, its own prefix -----------------------------
-wine=
-for candidate in wine64 /usr/lib/wine/wine64 wine; do
-  if command -v "$candidate" >/dev/null 2>&1; then
-    wine=$(command -v "$candidate")
-    break
-  fi
-done
-if [ -z "$wine" ]; then
-  echo "windows-cross: wine64 not found (Debian: apt-get install wine64)" >&2
-  exit 2
-fi
-wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
-
-mkdir -p "$build"
-export WINEPREFIX="$build/wineprefix"
-export WINEDEBUG=-all
-export WINEDLLOVERRIDES="mscoree,mshtml=" # never offer to install Mono or Gecko
-unset DISPLAY WAYLAND_DISPLAY             # console programs only: no X server needed
-
-stop_wineserver() { "$wineserver" -k >/dev/null 2>&1 || true; }
-trap stop_wineserver EXIT
+# ---- Wine: headless, quiet, non-interactive, its own prefix, one wineserver --------------
+# shellcheck source=wine-env.sh
+source "$root/.ci/wine-env.sh" "$build" || exit 2
 
 # ---- configure and build -------------------------------------------------------------------
 # The mingw preset of CMakePresets.json: the toolchain file, warnings as errors, tests and
@@ -61,18 +42,6 @@ nice -n 5 cmake --build "$build" -j "$jobs" -- "${keep_going[@]}" || build_statu
 echo "windows-cross: built in $((SECONDS - start)) s, build status $build_status"
 
 # ---- run the tests under Wine ---------------------------------------------------------------
-if [ ! -f "$WINEPREFIX/system.reg" ]; then
-  echo "windows-cross: creating the Wine prefix $WINEPREFIX"
-  "$wine" wineboot -i >/dev/null 2>&1 || true
-  "$wineserver" -w || true
-fi
-# One wineserver for the whole run: started on demand, it exits a few seconds after its last
-# client, and a test starting in that moment fails to connect ("recvmsg: Connection reset").
-# Started before any program runs (-p refuses, status 2, while another server is up).
-"$wineserver" -w || true
-"$wineserver" -p || echo "windows-cross: a wineserver is already running for this prefix"
-"$wine" cmd /c exit 0 >/dev/null 2>&1 || { echo "windows-cross: wine cannot run programs" >&2; exit 2; }
-
 # The GitHub Windows job's three ctest runs, with its selections (test/ci/workflow_check.py
 # checks that they stay the same as in .github/workflows/ci.yml): the suites on PSN (Wine has
 # none: the test double), the suites on AFD, and everything else, the examples' smoke tests

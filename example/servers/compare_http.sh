@@ -3,14 +3,18 @@
 # Copyright (c) 2026 The Boost.AsioNotify authors
 # Distributed under the Boost Software License, Version 1.0.
 #
-# Loads the HTTP example server with wrk, first on the notify reactor (http_server), then on
-# stock Boost.Asio (http_server_default), and prints the two side by side.
+# Loads the HTTP example server with wrk on the notify reactor (http_server) and on stock
+# Boost.Asio (http_server_default), in turn, and prints the two side by side.
 #
 #   compare_http.sh <build-dir> [wrk options]      (default options: -t2 -c64 -d5s)
 #
 # Environment (all optional):
 #   COMPARE_HTTP_NOTIFY_SERVER, COMPARE_HTTP_DEFAULT_SERVER   the two binaries
-#                                      (default: <build-dir>/example/servers/http_server[_default])
+#                                      (default: <build-dir>/example/servers/http_server[_default],
+#                                      with .exe where the build made Windows programs)
+#   COMPARE_HTTP_RUNNER                a program that runs the servers: wine64 for the Windows
+#                                      builds (MinGW-w64) under Wine, whose figures are Wine's,
+#                                      not Windows performance, and are headed so
 #   COMPARE_HTTP_SERVER_THREADS        threads running each server's io_context (default 1)
 #   COMPARE_HTTP_FILE_SIZE             size in bytes of the file requested (default 1024)
 #   COMPARE_HTTP_ROUNDS                rounds, each loading both servers in turn (default 3);
@@ -30,16 +34,25 @@ shift
 wrk_options=("$@")
 [[ ${#wrk_options[@]} -gt 0 ]] || wrk_options=(-t2 -c64 -d5s)
 
-notify_server=${COMPARE_HTTP_NOTIFY_SERVER:-$build_dir/example/servers/http_server}
-default_server=${COMPARE_HTTP_DEFAULT_SERVER:-$build_dir/example/servers/http_server_default}
+runner=${COMPARE_HTTP_RUNNER:-}
+run_with=()
+[[ -z $runner ]] || run_with=("$runner")
+suffix=
+[[ -e $build_dir/example/servers/http_server.exe ]] && suffix=.exe
+notify_server=${COMPARE_HTTP_NOTIFY_SERVER:-$build_dir/example/servers/http_server$suffix}
+default_server=${COMPARE_HTTP_DEFAULT_SERVER:-$build_dir/example/servers/http_server_default$suffix}
 server_threads=${COMPARE_HTTP_SERVER_THREADS:-1}
 file_size=${COMPARE_HTTP_FILE_SIZE:-1024}
 rounds=${COMPARE_HTTP_ROUNDS:-3}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare_http: COMPARE_HTTP_ROUNDS must be a positive integer" >&2; exit 2; }
 
-for tool in wrk curl; do
+for tool in wrk curl "${run_with[@]}"; do
   command -v "$tool" >/dev/null || { echo "compare_http: $tool is not installed" >&2; exit 1; }
 done
+# A Windows program under Wine takes seconds to start where the wineserver is not running
+# yet or the machine is busy.
+start_limit=10
+[[ -z $runner ]] || start_limit=45
 for server in "$notify_server" "$default_server"; do
   [[ -x $server ]] || { echo "compare_http: no executable $server (build it first)" >&2; exit 1; }
 done
@@ -67,7 +80,9 @@ server_port=
 
 stop_server() {
   [[ -n $server_pid ]] || return 0
-  kill -TERM "$server_pid" 2>/dev/null || true
+  # Wine turns SIGINT into the console's Ctrl-C, which stops the servers on Windows; SIGTERM
+  # it lets kill the process unseen.
+  kill "-$([[ -n $runner ]] && echo INT || echo TERM)" "$server_pid" 2>/dev/null || true
   for _ in $(seq 50); do                       # up to 5 s for a clean exit
     kill -0 "$server_pid" 2>/dev/null || break
     sleep 0.1
@@ -90,9 +105,14 @@ printf '%*s' "$file_size" '' | tr ' ' 'x' > "$work_dir/www/page.txt"
 # "listening on port N" line and sets server_port to N.
 start_server() {
   local binary=$1 log=$work_dir/server.out
-  "$binary" 0 "$work_dir/www" "$server_threads" > "$log" 2> "$work_dir/server.err" &
+  # Emptied here, not by the redirection below: that one happens in the background job, and
+  # until it has, this shell would read the previous server's port.
+  : > "$log"
+  # Under Wine the Windows program takes "/a/b" as a path on the current drive, and Wine puts
+  # the host's "/" on Z:, its current drive here: no translation is needed.
+  "${run_with[@]}" "$binary" 0 "$work_dir/www" "$server_threads" > "$log" 2> "$work_dir/server.err" &
   server_pid=$!
-  for _ in $(seq 100); do                      # up to 10 s
+  for _ in $(seq $((start_limit * 10))); do
     # The number is whole once the space after it has been written.
     server_port=$(sed -n 's/^listening on port \([0-9][0-9]*\) .*/\1/p' "$log")
     [[ -n $server_port ]] && return 0
@@ -125,7 +145,7 @@ run() {
     return 1
   fi
 
-  echo "loading $label ($(head -n1 "$work_dir/server.out" | sed 's/^listening on port [0-9]* //'))..." >&2
+  echo "loading $label ($(head -n1 "$work_dir/server.out" | tr -d '\r' | sed 's/^listening on port [0-9]* //'))..." >&2
   out=$work_dir/wrk-$label.txt
   if ! timeout "$wrk_time_limit" wrk "${wrk_options[@]}" --latency "$url" > "$out" 2>&1; then
     echo "compare_http: wrk failed or timed out against $label:" >&2
@@ -159,15 +179,21 @@ run() {
 # The median of its arguments (the lower middle one of an even count).
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# Both servers in turn, round after round: what drifts on the machine meanwhile (another
-# program, glibc's heap trimming, which makes either server's figures swing by several
-# percent from one run to the next) reaches both, and the medians keep single outliers out.
+# Both servers in turn, round after round, which of them goes first alternating: what drifts
+# on the machine meanwhile (another program, glibc's heap trimming, which makes either
+# server's figures swing by several percent from one run to the next) reaches both alike, and
+# the medians keep single outliers out.
 notify_requests=() notify_rps=() notify_p50=() notify_p99=()
 default_requests=() default_rps=() default_p50=() default_p99=()
 for ((round = 1; round <= rounds; ++round)); do
   echo "round $round of $rounds" >&2
-  run notify "$notify_server"
-  run default "$default_server"
+  if ((round % 2)); then
+    run notify "$notify_server"
+    run default "$default_server"
+  else
+    run default "$default_server"
+    run notify "$notify_server"
+  fi
 done
 for label in notify default; do
   for figure in requests rps p50 p99; do
@@ -180,8 +206,12 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 
 echo
+if [[ -n $runner ]]; then
+  echo "Windows builds ($(basename "$notify_server"), $(basename "$default_server")) run by $runner:"
+  echo "Wine's figures (its emulation of IOCP, AFD and the sockets), not Windows performance"
+fi
 echo "HTTP GET of a $file_size-byte file, wrk ${wrk_options[*]} --latency, $server_threads server thread(s)"
-echo "medians of $rounds round(s), each loading both servers in turn"
+echo "medians of $rounds round(s), each loading both servers in turn, the first one alternating"
 echo
 printf '%-18s %14s %14s %16s\n' "" notify default notify/default
 printf '%-18s %14.1f %14.1f %16s\n' "requests/s" "$notify_rps_median" "$default_rps_median" \
