@@ -24,6 +24,16 @@
 // same cases are built a second time against stock Asio's socket and Beast's own tcp_stream
 // (ASIO_NOTIFY_TEST_DEFAULT_BACKEND: beast_websocket_test_default), which proves each of them
 // right about Beast's behaviour.
+//
+// The cases are in three translation units, which compile in parallel (the single file they
+// were in took minutes to compile and was the last to finish in every build):
+// websocket_exchange_test.cpp (completion handlers, synchronous), websocket_coroutine_test.cpp
+// (C++20 coroutines) and websocket_teardown_test.cpp (the peer that never closes, the idle
+// timeout, tcp_stream's timeouts, the customisation points). This header has what they share:
+// the helpers, the kinds of stream and the cases' templates.
+#ifndef ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
+#define ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
+
 #if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
 #include <boost/asio_notify/beast.hpp> // first: the header is self-contained
 #endif
@@ -71,7 +81,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace {
+namespace websocket_test {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -89,28 +99,28 @@ using tcp_stream = boost::asio_notify::beast::tcp_stream;
 static_assert(std::is_same_v<tcp_stream::socket_type, tcp::socket>);
 #endif
 
-constexpr auto client_role = beast::role_type::client;
-constexpr auto server_role = beast::role_type::server;
+inline constexpr auto client_role = beast::role_type::client;
+inline constexpr auto server_role = beast::role_type::server;
 
 /// How long any wait for a completion may take before the case fails instead of hanging.
-constexpr std::chrono::milliseconds generous = 20s;
+inline constexpr std::chrono::milliseconds generous = 20s;
 
 /// The sockets' send and receive buffers (Linux doubles what is asked): the large message is
 /// eight times what one holds, so its transfer waits for the peer many times.
-constexpr int socket_buffer = 64 * 1024;
+inline constexpr int socket_buffer = 64 * 1024;
 
 /// When a timeout or a cancellation is due in the cases that wait for one.
-constexpr std::chrono::milliseconds cut_after = 100ms;
+inline constexpr std::chrono::milliseconds cut_after = 100ms;
 
-const char* name(beast::role_type role) { return role == client_role ? "client" : "server"; }
+inline const char* name(beast::role_type role) { return role == client_role ? "client" : "server"; }
 
-std::string describe(const error_code& ec)
+inline std::string describe(const error_code& ec)
 {
   return ec.message() + " [" + ec.category().name() + ':' + std::to_string(ec.value()) + ']';
 }
 
 /// 1 MiB of pseudo-random bytes, the same in every run.
-const std::string& large_message()
+inline const std::string& large_message()
 {
   static const std::string message = [] {
     std::string m(1024 * 1024, '\0');
@@ -158,7 +168,7 @@ void for_each_configuration(Body body)
 }
 
 /// A connected pair of sockets over loopback, with small buffers.
-std::pair<tcp::socket, tcp::socket> connected_sockets(asio::io_context& ioc)
+inline std::pair<tcp::socket, tcp::socket> connected_sockets(asio::io_context& ioc)
 {
   tcp::acceptor acceptor(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
   tcp::socket client(ioc);
@@ -209,7 +219,63 @@ struct recorder
   BOOST_TEST((actual) == error_code(expected),                                                     \
              "got " << describe(actual) << ", expected " << describe(error_code(expected)))
 
+#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+namespace ssl = asio::ssl;
+
+// A self-signed certificate for localhost and 127.0.0.1 (valid from 2000 to 2999) and its
+// private key (example/howto/switching_tls.cpp's): for tests only, the key is public.
+inline constexpr char certificate[] = R"(-----BEGIN CERTIFICATE-----
+MIIBWjCCAQGgAwIBAgIUJqlO4ODKFmFpr6QlbTLxH0i7MX8wCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTAwMDEwMTAwMDAwMFoYDzI5OTkxMjMx
+MDAwMDAwWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAS3TzufdGWAoq5p2KHd4Bk5OWq3Y+Qt5ipJALsN9tO0RNGGFli9STpQ
+SU2ZKBJ3vWqKyvjUFQZ8KDxPqlBFSF5hoy8wLTAaBgNVHREEEzARgglsb2NhbGhv
+c3SHBH8AAAEwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAcF90g
+jL5KrM0KomiDnREMbCVV9yv2bxAyYsi+4ANAfQIgT6WWNEMz4KYqc2o2gpHoNGXg
+bL0fM227gMT43XK0GvI=
+-----END CERTIFICATE-----
+)";
+inline constexpr char private_key[] = R"(-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg3G6uM9vwARtnC8NA
+AHUUY4d60fcMHMoabIvIkr/E8uuhRANCAAS3TzufdGWAoq5p2KHd4Bk5OWq3Y+Qt
+5ipJALsN9tO0RNGGFli9STpQSU2ZKBJ3vWqKyvjUFQZ8KDxPqlBFSF5h
+-----END PRIVATE KEY-----
+)";
+
+inline ssl::context& server_context()
+{
+  static ssl::context context = [] {
+    ssl::context c(ssl::context::tls_server);
+    c.use_certificate_chain(asio::buffer(certificate, sizeof certificate - 1));
+    c.use_private_key(asio::buffer(private_key, sizeof private_key - 1), ssl::context::pem);
+    return c;
+  }();
+  return context;
+}
+
+inline ssl::context& client_context()
+{
+  static ssl::context context = [] {
+    ssl::context c(ssl::context::tls_client);
+    c.add_certificate_authority(asio::buffer(certificate, sizeof certificate - 1));
+    c.set_verify_mode(ssl::verify_peer);
+    return c;
+  }();
+  return context;
+}
+#endif
+
+} // namespace websocket_test
+
 // ---- The layers below WebSocket ----------------------------------------------------------------
+
+// In an unnamed namespace, as in the single file the cases were in: Boost.Test names a template
+// case after its type ("callbacks_client_closes<(anonymous namespace)__plain_socket>"), and the
+// names stay the same. Only the cases' templates use them, which each translation unit
+// instantiates for itself.
+namespace {
+
+using namespace websocket_test;
 
 /// websocket::stream of our socket.
 struct plain_socket
@@ -236,50 +302,6 @@ struct timed_stream
 };
 
 #if ASIO_NOTIFY_TEST_HAS_OPENSSL
-namespace ssl = asio::ssl;
-
-// A self-signed certificate for localhost and 127.0.0.1 (valid from 2000 to 2999) and its
-// private key (example/howto/switching_tls.cpp's): for tests only, the key is public.
-const char certificate[] = R"(-----BEGIN CERTIFICATE-----
-MIIBWjCCAQGgAwIBAgIUJqlO4ODKFmFpr6QlbTLxH0i7MX8wCgYIKoZIzj0EAwIw
-FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTAwMDEwMTAwMDAwMFoYDzI5OTkxMjMx
-MDAwMDAwWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
-PQMBBwNCAAS3TzufdGWAoq5p2KHd4Bk5OWq3Y+Qt5ipJALsN9tO0RNGGFli9STpQ
-SU2ZKBJ3vWqKyvjUFQZ8KDxPqlBFSF5hoy8wLTAaBgNVHREEEzARgglsb2NhbGhv
-c3SHBH8AAAEwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAcF90g
-jL5KrM0KomiDnREMbCVV9yv2bxAyYsi+4ANAfQIgT6WWNEMz4KYqc2o2gpHoNGXg
-bL0fM227gMT43XK0GvI=
------END CERTIFICATE-----
-)";
-const char private_key[] = R"(-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg3G6uM9vwARtnC8NA
-AHUUY4d60fcMHMoabIvIkr/E8uuhRANCAAS3TzufdGWAoq5p2KHd4Bk5OWq3Y+Qt
-5ipJALsN9tO0RNGGFli9STpQSU2ZKBJ3vWqKyvjUFQZ8KDxPqlBFSF5h
------END PRIVATE KEY-----
-)";
-
-ssl::context& server_context()
-{
-  static ssl::context context = [] {
-    ssl::context c(ssl::context::tls_server);
-    c.use_certificate_chain(asio::buffer(certificate, sizeof certificate - 1));
-    c.use_private_key(asio::buffer(private_key, sizeof private_key - 1), ssl::context::pem);
-    return c;
-  }();
-  return context;
-}
-
-ssl::context& client_context()
-{
-  static ssl::context context = [] {
-    ssl::context c(ssl::context::tls_client);
-    c.add_certificate_authority(asio::buffer(certificate, sizeof certificate - 1));
-    c.set_verify_mode(ssl::verify_peer);
-    return c;
-  }();
-  return context;
-}
-
 /// websocket::stream of ssl::stream of our socket; the client checks the server's
 /// certificate and name.
 struct tls_socket
@@ -309,6 +331,10 @@ using all_kinds = std::tuple<plain_socket, timed_stream>;
 /// operation, which a cancellation of the first does not reach: against a peer that never
 /// closes it waits on (stock Beast too).
 using cancellable_kinds = std::tuple<plain_socket, timed_stream>;
+
+} // namespace
+
+namespace websocket_test {
 
 /// tcp_stream's timeouts, armed before each operation group (others: nothing to arm).
 template <class Kind>
@@ -402,7 +428,7 @@ void async_echo(asio::io_context& ioc, typename Kind::ws_type& client,
 }
 
 /// The reason `closer` closes with.
-websocket::close_reason reason_of(beast::role_type closer)
+inline websocket::close_reason reason_of(beast::role_type closer)
 {
   return closer == client_role
              ? websocket::close_reason(websocket::close_code::normal, "client done")
@@ -701,7 +727,7 @@ asio::awaitable<void> co_client(typename Kind::ws_type& ws, beast::role_type clo
   co_await co_finish<Kind>(ws, client_role, closer, seen.read_ec);
 }
 
-std::string what(const std::exception_ptr& e)
+inline std::string what(const std::exception_ptr& e)
 {
   if (!e)
     return {};
@@ -755,7 +781,7 @@ enum class cut
   cancellation_slot  // the close's cancellation slot, emitted (terminal)
 };
 
-const char* name(cut c)
+inline const char* name(cut c)
 {
   switch (c)
   {
@@ -849,179 +875,13 @@ void close_against_a_peer_that_never_closes(beast::role_type closer, cut how)
   });
 }
 
-} // namespace
-
-// ---- The cases ---------------------------------------------------------------------------------
-
-BOOST_AUTO_TEST_SUITE(websocket_over_notify)
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(callbacks_client_closes, Kind, all_kinds)
-{
-  async_session<Kind>(client_role);
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(callbacks_server_closes, Kind, all_kinds)
-{
-  async_session<Kind>(server_role);
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(sync_client_closes, Kind, all_kinds)
-{
-  sync_session<Kind>(client_role);
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(sync_server_closes, Kind, all_kinds)
-{
-  sync_session<Kind>(server_role);
-}
-
-#if defined(BOOST_ASIO_HAS_CO_AWAIT)
-BOOST_AUTO_TEST_CASE_TEMPLATE(coroutines_client_closes, Kind, all_kinds)
-{
-  coroutine_session<Kind>(client_role);
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(coroutines_server_closes, Kind, all_kinds)
-{
-  coroutine_session<Kind>(server_role);
-}
-#endif
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(websocket_timeout_ends_a_teardown_the_peer_never_ends, Kind,
-                              all_kinds)
-{
-  for (auto closer : {client_role, server_role})
-    close_against_a_peer_that_never_closes<Kind>(closer, cut::websocket_timeout);
-}
-
-// Not on stock Beast (beast_websocket_test_default), whose teardown of an Asio socket
-// (websocket/impl/teardown.hpp's teardown_tcp_op, Boost 1.81 to 1.91 alike) drops the error
-// its wait for readability completes with: after a cancellation it reads, finds nothing and
-// waits again, so against this peer its close never completes. Ours must complete.
-#if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_ends_a_teardown_the_peer_never_ends, Kind, cancellable_kinds)
-{
-  for (auto closer : {client_role, server_role})
-    close_against_a_peer_that_never_closes<Kind>(closer, cut::lowest_cancel);
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancellation_slot_ends_a_teardown_the_peer_never_ends, Kind,
-                              cancellable_kinds)
-{
-  for (auto closer : {client_role, server_role})
-    close_against_a_peer_that_never_closes<Kind>(closer, cut::cancellation_slot);
-}
-#endif
-
-// WebSocket's idle timeout closes the lowest layer (beast::close_socket, which finds
-// beast_close_socket for our socket or tcp_stream by argument-dependent lookup): a read
-// waiting on a silent peer completes with beast::error::timeout.
-BOOST_AUTO_TEST_CASE_TEMPLATE(websocket_idle_timeout_closes_the_socket, Kind, all_kinds)
-{
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [client, server] = make_ws_pair<Kind>(ioc);
-    async_open_pair<Kind>(ioc, client, server);
-    if constexpr (Kind::timed)
-      beast::get_lowest_layer(server).expires_never();
-    const auto start = std::chrono::steady_clock::now();
-    websocket::stream_base::timeout opt{};
-    opt.handshake_timeout = generous;
-    opt.idle_timeout = cut_after;
-    opt.keep_alive_pings = false;
-    server.set_option(opt);
-    beast::flat_buffer b;
-    result read;
-    server.async_read(b, recorder{&read});
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return read.done(); }), "the idle timeout never fired");
-    CHECK_EC(read.ec, beast::error::timeout);
-    BOOST_TEST((read.at - start >= cut_after));
-    BOOST_TEST(!Kind::socket(server).is_open(), "the timeout left the socket open");
-  });
-}
-
-// tcp_stream's own timeouts, during WebSocket's operations.
-
-BOOST_AUTO_TEST_CASE(tcp_stream_times_out_a_websocket_read)
-{
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [client, server] = make_ws_pair<timed_stream>(ioc);
-    async_open_pair<timed_stream>(ioc, client, server);
-    const auto start = std::chrono::steady_clock::now();
-    beast::get_lowest_layer(client).expires_after(cut_after);
-    beast::flat_buffer b;
-    result read;
-    client.async_read(b, recorder{&read}); // the server says nothing
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return read.done(); }), "the timeout never fired");
-    CHECK_EC(read.ec, beast::error::timeout);
-    BOOST_TEST((read.at - start >= cut_after));
-    BOOST_TEST((read.at - start < generous / 2));
-    BOOST_TEST(!timed_stream::socket(client).is_open(), "the timeout left the socket open");
-  });
-}
-
-BOOST_AUTO_TEST_CASE(tcp_stream_times_out_a_websocket_handshake)
-{
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [socket, silent] = connected_sockets(ioc); // `silent` never answers the upgrade
-    auto client = timed_stream::make(std::move(socket), client_role);
-    const auto start = std::chrono::steady_clock::now();
-    beast::get_lowest_layer(client).expires_after(cut_after);
-    result handshake;
-    client.async_handshake("localhost", "/", recorder{&handshake});
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return handshake.done(); }), "the timeout never fired");
-    CHECK_EC(handshake.ec, beast::error::timeout);
-    BOOST_TEST((handshake.at - start >= cut_after));
-    BOOST_TEST(!client.is_open());
-  });
-}
-
-BOOST_AUTO_TEST_CASE(tcp_stream_times_out_a_websocket_write)
-{
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [client, server] = make_ws_pair<timed_stream>(ioc);
-    async_open_pair<timed_stream>(ioc, client, server);
-    // The server reads nothing: a message of many socket buffers cannot be sent.
-    const std::string message(8 * 1024 * 1024, 'x');
-    const auto start = std::chrono::steady_clock::now();
-    beast::get_lowest_layer(client).expires_after(cut_after);
-    client.binary(true);
-    result write;
-    client.async_write(asio::buffer(message), recorder{&write});
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return write.done(); }), "the timeout never fired");
-    CHECK_EC(write.ec, beast::error::timeout);
-    BOOST_TEST((write.at - start >= cut_after));
-    BOOST_TEST(write.bytes < message.size());
-  });
-}
-
-BOOST_AUTO_TEST_SUITE_END()
-
 // ---- teardown, async_teardown and beast_close_socket, called as Beast calls them ---------------
 
-namespace {
-
-/// The lowest layers Beast's WebSocket calls the customisation points with.
-struct socket_layer
-{
-  using type = tcp::socket;
-  static type make(tcp::socket s) { return s; }
-  static tcp::socket& socket(type& t) { return t; }
-};
-
-struct stream_layer
-{
-  using type = tcp_stream;
-  static type make(tcp::socket s) { return type(std::move(s)); }
-  static tcp::socket& socket(type& t) { return t.socket(); }
-};
-
-using layers = std::tuple<socket_layer, stream_layer>;
-
 /// How long the peer of a teardown keeps its side open before it ends its stream.
-constexpr std::chrono::milliseconds peer_delay = 50ms;
+inline constexpr std::chrono::milliseconds peer_delay = 50ms;
 
 /// What the teardown reads and throws away on its way to the end of the stream.
-const std::string& unread_data()
+inline const std::string& unread_data()
 {
   static const std::string data(50000, 'd');
   return data;
@@ -1087,100 +947,27 @@ private:
   char buffer_[256];
 };
 
+} // namespace websocket_test
+
+namespace {
+
+/// The lowest layers Beast's WebSocket calls the customisation points with.
+struct socket_layer
+{
+  using type = tcp::socket;
+  static type make(tcp::socket s) { return s; }
+  static tcp::socket& socket(type& t) { return t; }
+};
+
+struct stream_layer
+{
+  using type = tcp_stream;
+  static type make(tcp::socket s) { return type(std::move(s)); }
+  static tcp::socket& socket(type& t) { return t.socket(); }
+};
+
+using layers = std::tuple<socket_layer, stream_layer>;
+
 } // namespace
 
-BOOST_AUTO_TEST_SUITE(customisation_points)
-
-// Not on stock Beast (beast_websocket_test_default): its async_teardown of an Asio socket
-// (teardown_tcp_op, Boost 1.81 to 1.91 alike) tests the bytes_transferred it was resumed with,
-// never what its read_some returned, so it ends the drain after its first read that returns
-// data and closes the socket with the rest unread, before the peer's end of stream (the
-// peer sees a reset). Ours must read to the end.
-#if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
-BOOST_AUTO_TEST_CASE_TEMPLATE(async_teardown_reads_to_the_end_and_closes, Layer, layers)
-{
-  for (auto role : {client_role, server_role})
-    BOOST_TEST_CONTEXT(name(role))
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [mine, peer] = connected_sockets(ioc);
-    auto layer = Layer::make(std::move(mine));
-    asio::write(peer, asio::buffer(unread_data()));
-    async_peer p(peer, role);
-    result done;
-    using boost::beast::websocket::async_teardown;
-    async_teardown(role, layer, recorder{&done});
-    BOOST_TEST(done.calls == 0, "completed inside the initiating function");
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return done.done() && p.closed; }),
-                       "teardown " << done.calls << ", peer closed " << p.closed);
-    BOOST_TEST(done.calls == 1);
-    CHECK_OK(done.ec);
-    CHECK_OK(p.shutdown_ec);
-    CHECK_EC(p.end.ec, asio::error::eof);
-    BOOST_TEST((done.at >= p.end_of_stream), "the teardown completed before the peer's end");
-    BOOST_TEST(!Layer::socket(layer).is_open());
-  });
-}
-#endif
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(teardown_reads_to_the_end_and_closes, Layer, layers)
-{
-  for (auto role : {client_role, server_role})
-    BOOST_TEST_CONTEXT(name(role))
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [mine, peer] = connected_sockets(ioc);
-    auto layer = Layer::make(std::move(mine));
-    asio::write(peer, asio::buffer(unread_data()));
-    error_code peer_ec;
-    std::chrono::steady_clock::time_point end_of_stream;
-    std::thread peer_thread([&peer = peer, &peer_ec, &end_of_stream, role] {
-      // As async_peer, synchronously.
-      if (role == client_role)
-      {
-        std::this_thread::sleep_for(peer_delay);
-        end_of_stream = std::chrono::steady_clock::now();
-        peer.shutdown(asio::socket_base::shutdown_send, peer_ec);
-      }
-      char buffer[256];
-      while (!peer_ec)
-        peer.read_some(asio::buffer(buffer), peer_ec);
-      if (role == server_role)
-      {
-        std::this_thread::sleep_for(peer_delay);
-        end_of_stream = std::chrono::steady_clock::now();
-      }
-      error_code ignored;
-      peer.close(ignored);
-    });
-    error_code ec;
-    std::chrono::steady_clock::time_point done;
-    {
-      watchdog dog(Layer::socket(layer), peer);
-      using boost::beast::websocket::teardown;
-      teardown(role, layer, ec);
-      done = std::chrono::steady_clock::now();
-      peer_thread.join();
-      BOOST_TEST(!dog.fired(), "the teardown hung: the watchdog shut it down");
-    }
-    CHECK_OK(ec);
-    CHECK_EC(peer_ec, asio::error::eof);
-    BOOST_TEST((done >= end_of_stream), "the teardown completed before the peer's end");
-    BOOST_TEST(!Layer::socket(layer).is_open());
-  });
-}
-
-BOOST_AUTO_TEST_CASE_TEMPLATE(close_socket_closes, Layer, layers)
-{
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [mine, peer] = connected_sockets(ioc);
-    auto layer = Layer::make(std::move(mine));
-    char buffer[16];
-    result read;
-    Layer::socket(layer).async_read_some(asio::buffer(buffer), recorder{&read});
-    beast::close_socket(layer);
-    BOOST_TEST(!Layer::socket(layer).is_open());
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return read.done(); }));
-    CHECK_EC(read.ec, asio::error::operation_aborted);
-  });
-}
-
-BOOST_AUTO_TEST_SUITE_END()
+#endif // ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
