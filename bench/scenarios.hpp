@@ -343,6 +343,15 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
 
 // ---- 3. async_wait storms ------------------------------------------------------------------
 
+struct storm_result
+{
+  std::string error;
+  double events_per_s = 0;     // completions of async_wait(wait_read) per second
+  std::size_t sockets = 0;     // how many sockets waited
+  bool peers_in_child = false; // the writing ends lived in another process
+  std::uint64_t spurious = 0;  // completions that found nothing to read
+};
+
 /// `count` sockets accepted on `ioc`, connected from peers in a child process where possible
 /// (else on a thread). `error` says why not, when they could not all be made.
 template <class Tcp>
@@ -360,6 +369,17 @@ struct storm_connections
     }
     if (!peers->wait_connected())
       error = "the peers could not connect";
+  }
+
+  /// What a storm over these connections starts from: their count, where the peers are, and
+  /// why the connections could not be made, if so.
+  storm_result result() const
+  {
+    storm_result r;
+    r.sockets = sockets.size();
+    r.peers_in_child = peers->separate_process();
+    r.error = error;
+    return r;
   }
 
   /// Cancels every socket's waits before closing it, then runs the aborted handlers, so that
@@ -403,15 +423,6 @@ inline boost::asio::steady_timer storm_watchdog(boost::asio::io_context& ioc, fa
   });
   return watchdog;
 }
-
-struct storm_result
-{
-  std::string error;
-  double events_per_s = 0;     // completions of async_wait(wait_read) per second
-  std::size_t sockets = 0;     // how many sockets waited
-  bool peers_in_child = false; // the writing ends lived in another process
-  std::uint64_t spurious = 0;  // completions that found nothing to read
-};
 
 /// `count` sockets each with a pending async_wait(wait_read); the handler reads its byte
 /// and waits again. See run_storm.
@@ -493,15 +504,10 @@ storm_result run_storm(boost::asio::io_context& ioc, std::size_t count, std::siz
                        std::size_t phases)
 {
   using socket = typename Tcp::socket;
-  storm_result r;
-  r.sockets = count;
   storm_connections<Tcp> connections(ioc, count);
-  r.peers_in_child = connections.peers->separate_process();
-  if (!connections.error.empty())
-  {
-    r.error = connections.error;
+  storm_result r = connections.result();
+  if (!r.error.empty())
     return r;
-  }
   std::vector<socket>& sockets = connections.sockets;
   for (socket& s : sockets)
     s.non_blocking(true); // a read finding nothing must not wait
@@ -549,15 +555,10 @@ storm_result run_storm(boost::asio::io_context& ioc, std::size_t count, std::siz
 template <class Tcp>
 storm_result run_write_storm(boost::asio::io_context& ioc, std::size_t count, std::size_t phases)
 {
-  storm_result r;
-  r.sockets = count;
   storm_connections<Tcp> connections(ioc, count);
-  r.peers_in_child = connections.peers->separate_process();
-  if (!connections.error.empty())
-  {
-    r.error = connections.error;
+  storm_result r = connections.result();
+  if (!r.error.empty())
     return r;
-  }
   failure failed;
   boost::asio::steady_timer watchdog = storm_watchdog(ioc, failed);
   std::size_t waiting = 0;
