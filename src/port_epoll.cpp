@@ -33,7 +33,6 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <deque>
 #include <mutex>
 #include <memory>
 #include <vector>
@@ -206,7 +205,7 @@ public:
   std::mutex mutex;
   fd_table<entry> entries;
   std::size_t registrations = 0;
-  std::deque<packet> queued;                // user and remove packets, woken through wakeup_fd
+  std::vector<packet> queued;               // user and remove packets, woken through wakeup_fd
   std::atomic<std::size_t> queued_count{0}; // queued.size(), read without the mutex
   std::uint32_t next_generation = 1;
 
@@ -296,6 +295,11 @@ public:
       return arm(r.socket, *old, r.filter, r.triggers,
                  old->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD);
     }
+    // Everything that allocates comes before epoll_ctl(ADD): a throw leaves nothing behind.
+    // The slot; room for the REMOVE packet the registration will queue (remove() then never
+    // allocates, and a close cannot fail for want of memory); the owner table's slot.
+    entry& slot = entries.slot(r.socket);
+    reserve_queue(1);
     if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
       return ec;
     entry e;
@@ -309,7 +313,7 @@ public:
       socket_owners::instance().release(r.socket, this);
       return ec;
     }
-    entries.slot(r.socket) = e;
+    slot = e;
     ++registrations;
     return {};
   }
@@ -397,8 +401,20 @@ public:
 
   // --- packets produced here rather than by the kernel (called with `mutex` held) ---
 
+  // Room in `queued` for `more` packets besides one REMOVE per registration (throws
+  // std::bad_alloc, having changed nothing).
+  void reserve_queue(std::size_t more)
+  {
+    const std::size_t needed = queued.size() + registrations + more;
+    if (queued.capacity() < needed)
+      queued.reserve(std::max(needed, 2 * queued.capacity()));
+  }
+
+  // Never allocates for a REMOVE packet (reserve_queue made its room at registration).
   void queue(const packet& p)
   {
+    if (p.kind == packet_kind::user)
+      reserve_queue(1);
     queued.push_back(p);
     queued_count.store(queued.size(), std::memory_order_relaxed);
     if (queued.size() == 1)

@@ -20,6 +20,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <exception>
+#include <new>
 #include <vector>
 
 namespace boost {
@@ -167,7 +169,6 @@ struct reactor_core::impl final : packet_handler
       hinted = s->drained_hint;
       key = socket_state_table::key_of(*s);
     }
-    complete(aborted, completion_mode::post);
     const native_socket_type fd = s->socket;
     if (registered)
       end_registration(fd, key);
@@ -175,6 +176,15 @@ struct reactor_core::impl final : packet_handler
     s = nullptr;
     if (handing_back && hinted)
       socket_ops::set_drained_hint(fd, false);
+    try
+    {
+      complete(aborted, completion_mode::post);
+    }
+    catch (...)
+    {
+      // An executor that could not take an aborted handler destroyed it with its
+      // operation; the close itself has happened and does not fail for that.
+    }
     return fd;
   }
 
@@ -240,7 +250,16 @@ struct reactor_core::impl final : packet_handler
       perform_queue(*s, write_op, done, true);
     if (hangup)
       perform_queue(*s, except_op, done, true);
-    update_registration(*s, done);
+    try
+    {
+      update_registration(*s, done);
+    }
+    catch (const std::bad_alloc&)
+    {
+      // No memory to re-arm with: the operations that would wait on without a registration
+      // complete with no_memory rather than never.
+      abort_all(*s, done, boost::asio::error::no_memory);
+    }
   }
 
   // A packet for a socket closed since (its slot free, or another socket's now).
@@ -276,8 +295,18 @@ struct reactor_core::impl final : packet_handler
     if (first == rest)
       return done.complete_all(rest); // in order
     reactor_op* head = done.pop();
-    done.complete_all(rest);
+    std::exception_ptr failed;
+    try
+    {
+      done.complete_all(rest);
+    }
+    catch (...)
+    {
+      failed = std::current_exception();
+    }
     head->complete(first);
+    if (failed)
+      std::rethrow_exception(failed);
   }
 
   void complete(op_queue& done, completion_mode mode) { complete(done, mode, mode); }
@@ -394,6 +423,7 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
   op_queue finished;
   op_queue done;
   bool queued = false;
+  std::exception_ptr not_started;
   if (!s || impl_->shut_down.load(std::memory_order_relaxed))
   {
     if (!s)
@@ -417,11 +447,29 @@ void reactor_core::start_op(socket_state* s, op_type type, reactor_op* op,
       finished.push(op);
     else
     {
-      op->queued();
       s->ops[type].push(op);
-      impl_->update_registration(*s, done);
-      queued = true;
+      try
+      {
+        impl_->update_registration(*s, done);
+      }
+      catch (...)
+      {
+        // The port could not take the registration (out of memory): the operation was
+        // never started, so it leaves as it came, its handler destroyed, uncounted.
+        s->ops[type].remove(op);
+        not_started = std::current_exception();
+      }
+      if (!not_started)
+      {
+        op->queued();
+        queued = true;
+      }
     }
+  }
+  if (not_started)
+  {
+    op->complete(completion_mode::destroy);
+    std::rethrow_exception(not_started);
   }
   complete_immediately(finished);
   impl_->complete(done, completion_mode::post);

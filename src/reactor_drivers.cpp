@@ -27,8 +27,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -237,16 +239,38 @@ bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n
 /* The second half: the dequeue's I/O packets performed where `to` says. `io` is read before
    any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
    it. */
-void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
-                      const batch_target& to)
+/// Hands `io` to the context's threads; false, having changed nothing, when there is no
+/// memory for the batch or its post.
+bool hand_over(packet_handler& handler, const std::vector<packet>& io, const batch_target& to)
 {
-  if (to.where == performer::context && !io.empty())
+  try
   {
     auto batch = std::make_shared<shared_batch>(handler, to.executor, io, to.gate, to.done);
     to.gate->handing_over();
-    shared_batch::invite(batch);
-    return;
+    try
+    {
+      shared_batch::invite(batch);
+    }
+    catch (...)
+    {
+      to.gate->taken_up(); // never handed over after all
+      throw;
+    }
+    return true;
   }
+  catch (const std::bad_alloc&)
+  {
+    return false;
+  }
+}
+
+void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
+                      const batch_target& to)
+{
+  // Without memory to hand the batch over, the reactor thread performs it and posts the
+  // handlers, as where there is no context: no packet is dropped.
+  if (to.where == performer::context && !io.empty() && hand_over(handler, io, to))
+    return;
   if (to.where == performer::this_thread && io.size() > 1)
     return shared_batch::work(
         std::make_shared<shared_batch>(handler, to.executor, io, nullptr, to.done));
@@ -292,7 +316,7 @@ public:
         io_thread_target_{performer::this_thread, std::move(context_executor), nullptr, this}
   {
     for (std::size_t i = 0; i < options.threads; ++i)
-      threads_.emplace_back([this] { run(); });
+      threads_.emplace_back([this, b = std::make_unique<buffers>(batch_size_)] { run(*b); });
   }
 
   ~thread_driver() override { stop(); }
@@ -313,25 +337,54 @@ public:
   }
 
 private:
-  void run()
+  // Made before the thread starts, so that a reactor thread never allocates to sort.
+  struct buffers
   {
-    std::vector<packet> buffer(batch_size_);
+    explicit buffers(std::size_t batch) : dequeued(batch) { io.reserve(batch); }
+    std::vector<packet> dequeued;
     std::vector<packet> io;
+  };
+
+  void run(buffers& b)
+  {
     bool exit_seen = false;
     while (!exit_seen)
     {
       boost::system::error_code ec;
-      std::size_t n = port_.dequeue(buffer, port::infinite, ec);
+      std::size_t n = port_.dequeue(b.dequeued, port::infinite, ec);
       if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
-        n +=
-            port_.dequeue(boost::span<packet>(buffer).subspan(n), std::chrono::milliseconds(0), ec);
+        n += port_.dequeue(boost::span<packet>(b.dequeued).subspan(n), std::chrono::milliseconds(0),
+                           ec);
       handler_.dequeued(n);
-      exit_seen = sort_dequeued(handler_, buffer.data(), n, &exit_key_, io);
-      perform_dequeued(handler_, io, target_);
+      exit_seen = sort_dequeued(handler_, b.dequeued.data(), n, &exit_key_, b.io);
+      try
+      {
+        perform_dequeued(handler_, b.io, target_);
+      }
+      catch (...)
+      {
+        deliver(std::current_exception());
+      }
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     port_.post(&exit_key_, 0); // pass the exit on to the next thread
+  }
+
+  // An exception on a reactor thread (an executor that refused a handler, which went with
+  // its operation) is rethrown from the io_context's run(), as Asio's would be; the thread
+  // goes on. Where there is no io_context to give it to, or no memory to, it is dropped.
+  void deliver(std::exception_ptr e) noexcept
+  {
+    if (!target_.executor)
+      return;
+    try
+    {
+      boost::asio::post(target_.executor, [e] { std::rethrow_exception(e); });
+    }
+    catch (...)
+    {
+    }
   }
 
   // An io thread has done its share of a batch: look into the port once it has run what it
@@ -425,6 +478,14 @@ public:
   void handle(Rearm&& rearm)
   {
     thread_local std::vector<packet> io;
+    try
+    {
+      io.reserve(count_); // sort_dequeued then cannot fail
+    }
+    catch (const std::bad_alloc&)
+    {
+      return handle_in_place(rearm);
+    }
     sort_dequeued(handler_, packets_.data(), count_, nullptr, io);
     rearm(exhausted());
     perform_dequeued(handler_, io, target_);
@@ -432,6 +493,19 @@ public:
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
   port& the_port() const noexcept { return port_; }
+
+private:
+  // Without memory to copy the packets out of the port's buffer: every packet is handled
+  // from it before the next wait is queued (which lets the buffer be reused), on this thread.
+  template <class Rearm>
+  void handle_in_place(Rearm& rearm)
+  {
+    op_queue done;
+    for (std::size_t i = 0; i < count_; ++i)
+      handler_.handle(packets_[i], done);
+    rearm(exhausted());
+    handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
+  }
 
 private:
   boost::asio::io_context& ioc_;

@@ -11,6 +11,7 @@
 #include <boost/system/error_code.hpp>
 
 #include <cstddef>
+#include <exception>
 
 namespace boost {
 namespace asio_notify {
@@ -124,13 +125,48 @@ public:
       push(op);
   }
 
+  /// Unlink `op`, which is in this queue.
+  void remove(reactor_op* op) noexcept
+  {
+    unlink_first([op](const reactor_op& p) { return &p == op; });
+  }
+
   /// Unlink the operation with cancellation key `key`; returns it, or null.
   reactor_op* erase(const void* key) noexcept
+  {
+    return unlink_first([key](const reactor_op& p) { return p.cancellation_key_ == key; });
+  }
+
+  /// Complete and remove every operation, in order. One whose completion throws (its
+  /// executor refused the handler, which then goes with the operation, or a handler run
+  /// inline threw) does not stop the others: the first exception is rethrown after all.
+  void complete_all(completion_mode mode)
+  {
+    std::exception_ptr first;
+    while (reactor_op* op = pop())
+    {
+      try
+      {
+        op->complete(mode);
+      }
+      catch (...)
+      {
+        if (!first)
+          first = std::current_exception();
+      }
+    }
+    if (first)
+      std::rethrow_exception(first);
+  }
+
+private:
+  template <class Predicate>
+  reactor_op* unlink_first(Predicate matches) noexcept
   {
     reactor_op* prev = nullptr;
     for (reactor_op* p = head_; p; prev = p, p = p->next_)
     {
-      if (p->cancellation_key_ != key)
+      if (!matches(*p))
         continue;
       (prev ? prev->next_ : head_) = p->next_;
       if (tail_ == p)
@@ -141,14 +177,6 @@ public:
     return nullptr;
   }
 
-  /// Complete and remove every operation, in order.
-  void complete_all(completion_mode mode) noexcept
-  {
-    while (reactor_op* op = pop())
-      op->complete(mode);
-  }
-
-private:
   reactor_op* head_ = nullptr;
   reactor_op* tail_ = nullptr;
 };
