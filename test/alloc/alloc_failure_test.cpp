@@ -1,0 +1,449 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Allocation failure (issue 29): a replacement operator new that fails the Nth allocation
+// made while a scenario runs, for N = 1, 2, ... until a run makes no allocation fail. Each N
+// runs in a child process of its own (fork), so that a terminate or a crash is that N's
+// failure and not the end of the test. The scenario covers the initiation and completion of
+// every operation kind (accept, the composed connect, write, read, wait), completion through
+// the io_context, through a strand and through an executor whose execute() can fail too,
+// close and destruction with operations pending, and the driver's packet loop. At every N:
+// - std::bad_alloc leaves either an initiating function, and then that handler is never
+//   called, or run(), which is called again until the io_context is out of work;
+// - every handler is called at most once, and every one is destroyed by the end (none leaks
+//   with its operation; LeakSanitizer checks the rest in the ASan stage);
+// - nothing terminates, and the reactor ends with no socket registered in its port.
+//
+//   alloc_failure_test <stock | reactor options ("driver=thread,trigger=oneshot_level")> [N]
+//
+// With N, that one run in this process (for a debugger); its exit status is 0 when no
+// allocation failed, 1 when one failed and every rule held, 2 when a rule was broken.
+//
+// "stock" runs the same scenario on stock Asio, the reference: it prints at which N Asio
+// itself breaks a rule or terminates, and passes whatever it finds.
+#include <boost/asio_notify/connect.hpp>
+#include <boost/asio_notify/ip/tcp.hpp>
+#include <boost/asio_notify/reactor.hpp>
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+
+// ---- the failing allocator ---------------------------------------------------------------------
+
+namespace {
+
+// The allocations left before the one that fails; 0: none fails. Counted on every thread
+// (a reactor thread's allocations are the driver's).
+std::atomic<long> allocations_left{0};
+std::atomic<bool> failure_injected{false};
+
+void* allocate(std::size_t size, std::size_t alignment)
+{
+  long left = allocations_left.load(std::memory_order_relaxed);
+  while (left > 0 && !allocations_left.compare_exchange_weak(left, left - 1))
+  {
+  }
+  if (left == 1)
+  {
+    failure_injected.store(true);
+    throw std::bad_alloc();
+  }
+  void* p = nullptr;
+  if (alignment <= alignof(std::max_align_t))
+    p = std::malloc(size == 0 ? 1 : size);
+  else if (::posix_memalign(&p, alignment, size == 0 ? alignment : size) != 0)
+    p = nullptr;
+  if (!p)
+    throw std::bad_alloc();
+  return p;
+}
+
+void* allocate_nothrow(std::size_t size, std::size_t alignment) noexcept
+{
+  try
+  {
+    return allocate(size, alignment);
+  }
+  catch (const std::bad_alloc&)
+  {
+    return nullptr;
+  }
+}
+
+} // namespace
+
+void* operator new(std::size_t n) { return allocate(n, 0); }
+void* operator new[](std::size_t n) { return allocate(n, 0); }
+void* operator new(std::size_t n, std::align_val_t a) { return allocate(n, std::size_t(a)); }
+void* operator new[](std::size_t n, std::align_val_t a) { return allocate(n, std::size_t(a)); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate_nothrow(n, 0); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept
+{
+  return allocate_nothrow(n, 0);
+}
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+  return allocate_nothrow(n, std::size_t(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+  return allocate_nothrow(n, std::size_t(a));
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace {
+
+namespace asio = boost::asio;
+namespace an = boost::asio_notify;
+using boost::system::error_code;
+
+// ---- what the handlers did ---------------------------------------------------------------------
+
+/// One handler's life, in memory allocated before the scenario (the records themselves never
+/// allocate).
+struct record
+{
+  const char* name = "";
+  int copies_alive = 0; // handler objects not yet destroyed
+  int calls = 0;
+  bool initiation_threw = false;
+};
+
+constexpr std::size_t max_records = 16;
+std::array<record, max_records> records;
+std::size_t records_used = 0;
+std::atomic<int> violations{0};
+
+void violation(const char* what, const record& r)
+{
+  std::printf("  violation: handler \"%s\": %s\n", r.name, what);
+  violations.fetch_add(1);
+}
+
+/// A completion handler that counts its copies and its calls.
+class tracked
+{
+public:
+  explicit tracked(record& r) : r_(&r) { ++r_->copies_alive; }
+  tracked(const tracked& other) : r_(other.r_) { ++r_->copies_alive; }
+  tracked(tracked&& other) noexcept : r_(other.r_) { ++r_->copies_alive; }
+  tracked& operator=(const tracked&) = delete;
+  ~tracked() { --r_->copies_alive; }
+
+  template <class... Args>
+  void operator()(Args&&...) const
+  {
+    if (++r_->calls > 1)
+      violation("called twice", *r_);
+    if (r_->initiation_threw)
+      violation("called although its initiating function threw", *r_);
+  }
+
+private:
+  record* r_;
+};
+
+/// An executor over the io_context's whose execute() allocates, so that the failing
+/// allocator makes it throw as a program's executor may.
+class allocating_executor
+{
+public:
+  explicit allocating_executor(asio::io_context::executor_type inner) : inner_(inner) {}
+
+  asio::execution_context& query(asio::execution::context_t) const noexcept
+  {
+    return asio::query(inner_, asio::execution::context);
+  }
+  static constexpr asio::execution::blocking_t::never_t query(asio::execution::blocking_t) noexcept
+  {
+    return asio::execution::blocking.never;
+  }
+  template <class F>
+  void execute(F&& f) const
+  {
+    ::operator delete(::operator new(1)); // may throw: the executor refuses the work
+    asio::require(inner_, asio::execution::blocking.never).execute(std::forward<F>(f));
+  }
+  bool operator==(const allocating_executor& other) const noexcept
+  {
+    return inner_ == other.inner_;
+  }
+  bool operator!=(const allocating_executor& other) const noexcept { return !(*this == other); }
+
+private:
+  asio::io_context::executor_type inner_;
+};
+
+// ---- the scenario ----------------------------------------------------------------------------
+
+/// Runs `start(handler)` with a new tracked handler; a bad_alloc from it is recorded.
+template <class Start>
+void initiate(const char* name, Start start)
+{
+  record& r = records[records_used++];
+  r.name = name;
+  try
+  {
+    start(tracked(r));
+  }
+  catch (const std::bad_alloc&)
+  {
+    r.initiation_threw = true;
+  }
+}
+
+/// run() until the io_context is out of work; a bad_alloc from it is caught and run()
+/// called again (Asio's rule: the io_context can be run again after a handler threw).
+void run_to_end(asio::io_context& ioc)
+{
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (;;)
+  {
+    try
+    {
+      ioc.restart();
+      if (ioc.run_for(std::chrono::seconds(1)) == 0 && ioc.stopped())
+        return;
+      if (ioc.stopped())
+        return;
+    }
+    catch (const std::bad_alloc&)
+    {
+    }
+    if (std::chrono::steady_clock::now() > give_up)
+    {
+      std::printf("  violation: the io_context still had work after 5 s (a lost operation)\n");
+      violations.fetch_add(1);
+      for (std::size_t i = 0; i < records_used; ++i)
+        if (records[i].calls == 0 && records[i].copies_alive != 0)
+          std::printf("    still pending: \"%s\"\n", records[i].name);
+      return;
+    }
+  }
+}
+
+/// `strand` is made before allocations fail: Asio's strand_executor_service crashes when
+/// the allocation of its implementation's shared_ptr fails (strand_impl's destructor locks a
+/// mutex it does not have yet), which is Asio's, and not what this test is about.
+/// One step of the scenario: run() until the io_context is out of work or nothing happens
+/// for 300 ms (an operation may wait on legitimately: an accept whose connect could not be
+/// started). What is still pending then is aborted or destroyed later, and checked at the end.
+void run_step(asio::io_context& ioc)
+{
+  for (;;)
+  {
+    try
+    {
+      ioc.restart();
+      if (ioc.run_for(std::chrono::milliseconds(300)) == 0 || ioc.stopped())
+        return;
+    }
+    catch (const std::bad_alloc&)
+    {
+    }
+  }
+}
+
+template <class Tcp, class Strand>
+void scenario(asio::io_context& ioc, const Strand& strand)
+{
+  using socket = typename Tcp::socket;
+  using acceptor = typename Tcp::acceptor;
+  acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  const typename Tcp::endpoint to = listener.local_endpoint();
+  const allocating_executor refusing(ioc.get_executor());
+  std::array<char, 16> in{};
+  std::array<char, 16> in2{};
+  std::array<char, 16> in3{};
+  static const char hello[] = "hello";
+
+  socket server(ioc);
+  socket client(ioc);
+  initiate("accept", [&](tracked h) { listener.async_accept(server, std::move(h)); });
+  initiate("connect", [&](tracked h) { client.async_connect(to, std::move(h)); });
+  run_step(ioc);
+  if (!server.is_open() || !client.is_open())
+    return; // the connection failed to come about: nothing more to exchange
+
+  initiate("write through a strand", [&](tracked h) {
+    client.async_write_some(asio::buffer(hello), asio::bind_executor(strand, std::move(h)));
+  });
+  initiate("wait through the allocating executor", [&](tracked h) {
+    server.async_wait(socket::wait_read, asio::bind_executor(refusing, std::move(h)));
+  });
+  initiate("read", [&](tracked h) { server.async_read_some(asio::buffer(in), std::move(h)); });
+  run_step(ioc);
+
+  // Pending when their sockets close or go: aborted, or destroyed with the reactor.
+  initiate("read aborted by close", [&](tracked h) {
+    server.async_read_some(asio::buffer(in2), asio::bind_executor(strand, std::move(h)));
+  });
+  {
+    socket doomed(std::move(client));
+    initiate("read aborted by destruction", [&](tracked h) {
+      doomed.async_read_some(asio::buffer(in3), asio::bind_executor(refusing, std::move(h)));
+    });
+  }
+  error_code ignored;
+  server.close(ignored);
+  run_step(ioc);
+
+  // The composed connect, over an endpoint sequence.
+  socket again(ioc);
+  socket accepted(ioc);
+  initiate("accept again", [&](tracked h) { listener.async_accept(accepted, std::move(h)); });
+  const std::array<typename Tcp::endpoint, 1> endpoints{to};
+  initiate("composed connect", [&](tracked h) {
+    auto done = [h](const error_code& ec, const typename Tcp::endpoint&) {
+      h(ec);
+    };
+    if constexpr (std::is_same_v<Tcp, an::ip::tcp>)
+      an::async_connect(again, endpoints, std::move(done));
+    else
+      asio::async_connect(again, endpoints, std::move(done));
+  });
+  run_step(ioc);
+  // A socket outlives its operations (the composed connect holds a reference to its socket,
+  // as Asio's does): whatever still waits is aborted, and its handler run, before they go.
+  again.close(ignored);
+  accepted.close(ignored);
+  listener.close(ignored);
+  run_step(ioc);
+}
+
+// ---- one N -------------------------------------------------------------------------------------
+
+enum outcome
+{
+  no_failure_injected = 0, // the scenario ran to its end with no allocation failing: done
+  held = 1,                // an allocation failed, and every rule held
+  broken = 2               // a rule was broken (printed)
+};
+
+/// The child: run the scenario with the Nth allocation failing, then check the records.
+int run_once(const std::string& configuration, long n)
+{
+  {
+    asio::io_context ioc;
+    an::reactor* reactor = nullptr;
+    if (configuration != "stock")
+      reactor = &asio::make_service<an::reactor>(ioc, an::parse_reactor_options(configuration));
+    const auto strand = asio::make_strand(ioc);
+    allocations_left.store(n);
+    try
+    {
+      if (reactor)
+        scenario<an::ip::tcp>(ioc, strand);
+      else
+        scenario<asio::ip::tcp>(ioc, strand);
+    }
+    catch (const std::bad_alloc&)
+    {
+      // From a constructor (a socket, the strand): the scenario ends there, its objects
+      // destroyed on the way out, as a program's would be.
+    }
+    allocations_left.store(0);
+    run_to_end(ioc); // what the destroyed objects aborted
+    if (reactor && reactor->statistics().registered_sockets != 0)
+    {
+      std::printf("  violation: %llu sockets still registered in the port\n",
+                  static_cast<unsigned long long>(reactor->statistics().registered_sockets));
+      violations.fetch_add(1);
+    }
+  } // the io_context goes: every handler still held is destroyed
+  for (std::size_t i = 0; i < records_used; ++i)
+    if (records[i].copies_alive != 0)
+      violation("never destroyed (leaked with its operation)", records[i]);
+  if (violations.load() != 0)
+    return broken;
+  return failure_injected.load() ? held : no_failure_injected;
+}
+
+/// What became of the child that ran N: its outcome, or a description of its death.
+int run_child(const std::string& configuration, long n, std::string& death)
+{
+  std::fflush(stdout);
+  const pid_t pid = ::fork();
+  if (pid == 0)
+    std::exit(run_once(configuration, n)); // exit, not _exit: LeakSanitizer checks here
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid)
+  {
+    death = "could not run the child";
+    return broken;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) <= broken)
+    return WEXITSTATUS(status);
+  death = WIFSIGNALED(status)
+              ? std::string("terminated by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                    strsignal(WTERMSIG(status)) + ")"
+              : "exited with " + std::to_string(WEXITSTATUS(status));
+  return broken;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  if (argc != 2 && argc != 3)
+  {
+    std::fprintf(stderr, "usage: alloc_failure_test <stock | reactor options> [N]\n");
+    return 2;
+  }
+  const std::string configuration = argv[1];
+  if (argc == 3) // one N in this process, to debug it
+    return run_once(configuration, std::atol(argv[2]));
+  const bool reference = configuration == "stock";
+  long broken_runs = 0;
+  long n = 1;
+  for (;; ++n)
+  {
+    std::string death;
+    const int result = run_child(configuration, n, death);
+    if (result == no_failure_injected)
+      break;
+    if (result == broken)
+    {
+      ++broken_runs;
+      std::printf("N=%ld: %s\n", n, death.empty() ? "a rule was broken (above)" : death.c_str());
+    }
+    if (n > 100000)
+    {
+      std::printf("more than 100000 allocations: giving up\n");
+      return 1;
+    }
+  }
+  std::printf("%s: %ld allocations tried one by one, %ld broke a rule%s\n", configuration.c_str(),
+              n - 1, broken_runs, reference ? " (stock Asio, the reference: reported only)" : "");
+  return reference || broken_runs == 0 ? 0 : 1;
+}
