@@ -26,6 +26,8 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -425,5 +427,73 @@ BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
     ioc.run_for(generous);
     BOOST_TEST(calls == 1);
     BOOST_TEST(c == 'r');
+  });
+}
+
+namespace {
+
+struct thrown_by_handler : std::exception
+{
+};
+
+} // namespace
+
+// Issue 29: a handler that throws, among others made ready by the same packets. The exception
+// leaves run() as with Asio; the other handlers of the batch are not lost (the next run()
+// runs them), and the thrower's socket is still registered: a read started after it
+// completes.
+BOOST_AUTO_TEST_CASE(handler_that_throws_leaves_run_and_the_batch_goes_on)
+{
+  for_each_configuration([](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    constexpr int n = 4;
+    std::vector<std::unique_ptr<connected_pair>> pairs;
+    for (int i = 0; i < n; ++i)
+      pairs.push_back(std::make_unique<connected_pair>(ioc));
+    std::array<char, n> in{};
+    std::array<int, n> calls{};
+    for (int i = 0; i < n; ++i)
+      pairs[i]->b.async_read_some(asio::buffer(&in[i], 1), [&, i](error_code ec, std::size_t) {
+        BOOST_TEST(!ec);
+        ++calls[i];
+        if (i == 0)
+          throw thrown_by_handler();
+      });
+    for (int i = 0; i < n; ++i)
+      asio::write(pairs[i]->a, asio::buffer("x", 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // one dequeue finds them all
+
+    int thrown = 0;
+    const auto deadline = std::chrono::steady_clock::now() + generous;
+    auto all_called = [&] {
+      return std::all_of(calls.begin(), calls.end(), [](int c) { return c == 1; });
+    };
+    while (!all_called() && std::chrono::steady_clock::now() < deadline)
+    {
+      try
+      {
+        ioc.restart();
+        ioc.run_for(std::chrono::milliseconds(100));
+      }
+      catch (const thrown_by_handler&)
+      {
+        ++thrown;
+      }
+    }
+    BOOST_TEST(thrown == 1);
+    for (int i = 0; i < n; ++i)
+      BOOST_TEST(calls[i] == 1, "handler " << i << " ran " << calls[i] << " times");
+
+    bool again = false;
+    pairs[0]->b.async_read_some(asio::buffer(&in[0], 1), [&](error_code ec, std::size_t) {
+      BOOST_TEST(!ec);
+      again = true;
+    });
+    asio::write(pairs[0]->a, asio::buffer("y", 1));
+    ioc.restart();
+    ioc.run_for(generous);
+    BOOST_TEST(again);
+    BOOST_TEST(in[0] == 'y');
   });
 }
