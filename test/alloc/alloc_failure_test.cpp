@@ -8,7 +8,8 @@
 // made while a scenario runs, for N = 1, 2, ... until a run makes no allocation fail. Each N
 // runs in a child process of its own (fork), so that a terminate or a crash is that N's
 // failure and not the end of the test. The scenario covers the initiation and completion of
-// every operation kind (accept, the composed connect, write, read, wait), completion through
+// every operation kind (accept, the composed connect, write, read, the three waits, datagram
+// send and receive), completion through
 // the io_context, through a strand and through an executor whose execute() can fail too,
 // close and destruction with operations pending, and the driver's packet loop. At every N:
 // - std::bad_alloc leaves either an initiating function, and then that handler is never
@@ -26,6 +27,7 @@
 // itself breaks a rule or terminates, and passes whatever it finds.
 #include <boost/asio_notify/connect.hpp>
 #include <boost/asio_notify/ip/tcp.hpp>
+#include <boost/asio_notify/ip/udp.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
 #include <boost/asio/bind_executor.hpp>
@@ -33,6 +35,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/udp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -45,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -150,10 +154,16 @@ void violation(const char* what, const record& r)
   violations.fetch_add(1);
 }
 
-/// A completion handler that counts its copies and its calls.
+/// A completion handler that counts its copies and its calls. Its associated allocator is
+/// std::allocator, so that the memory of its operation and of its completion comes from
+/// operator new, where it can fail (Asio's default, the recycling allocator, takes it from
+/// aligned_alloc, past the replacement above).
 class tracked
 {
 public:
+  using allocator_type = std::allocator<void>;
+  allocator_type get_allocator() const noexcept { return {}; }
+
   explicit tracked(record& r) : r_(&r) { ++r_->copies_alive; }
   tracked(const tracked& other) : r_(other.r_) { ++r_->copies_alive; }
   tracked(tracked&& other) noexcept : r_(other.r_) { ++r_->copies_alive; }
@@ -274,10 +284,11 @@ void run_step(asio::io_context& ioc)
   }
 }
 
-template <class Tcp, class Strand>
+template <class Tcp, class Udp, class Strand>
 void scenario(asio::io_context& ioc, const Strand& strand)
 {
   using socket = typename Tcp::socket;
+  using udp_socket = typename Udp::socket;
   using acceptor = typename Tcp::acceptor;
   acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
   const typename Tcp::endpoint to = listener.local_endpoint();
@@ -302,12 +313,16 @@ void scenario(asio::io_context& ioc, const Strand& strand)
     server.async_wait(socket::wait_read, asio::bind_executor(refusing, std::move(h)));
   });
   initiate("read", [&](tracked h) { server.async_read_some(asio::buffer(in), std::move(h)); });
+  initiate("wait for writability",
+           [&](tracked h) { client.async_wait(socket::wait_write, std::move(h)); });
   run_step(ioc);
 
   // Pending when their sockets close or go: aborted, or destroyed with the reactor.
   initiate("read aborted by close", [&](tracked h) {
     server.async_read_some(asio::buffer(in2), asio::bind_executor(strand, std::move(h)));
   });
+  initiate("wait for an error, aborted by close",
+           [&](tracked h) { server.async_wait(socket::wait_error, std::move(h)); });
   {
     socket doomed(std::move(client));
     initiate("read aborted by destruction", [&](tracked h) {
@@ -339,6 +354,19 @@ void scenario(asio::io_context& ioc, const Strand& strand)
   accepted.close(ignored);
   listener.close(ignored);
   run_step(ioc);
+
+  // Datagrams: a receive waits, a send wakes it.
+  udp_socket receiver(ioc, typename Udp::endpoint(asio::ip::address_v4::loopback(), 0));
+  udp_socket sender(ioc, typename Udp::endpoint(asio::ip::address_v4::loopback(), 0));
+  typename Udp::endpoint from;
+  initiate("receive_from",
+           [&](tracked h) { receiver.async_receive_from(asio::buffer(in), from, std::move(h)); });
+  initiate("send_to", [&](tracked h) {
+    sender.async_send_to(asio::buffer(hello), receiver.local_endpoint(), std::move(h));
+  });
+  run_step(ioc);
+  receiver.close(ignored);
+  run_step(ioc);
 }
 
 // ---- one N -------------------------------------------------------------------------------------
@@ -363,9 +391,9 @@ int run_once(const std::string& configuration, long n)
     try
     {
       if (reactor)
-        scenario<an::ip::tcp>(ioc, strand);
+        scenario<an::ip::tcp, an::ip::udp>(ioc, strand);
       else
-        scenario<asio::ip::tcp>(ioc, strand);
+        scenario<asio::ip::tcp, asio::ip::udp>(ioc, strand);
     }
     catch (const std::bad_alloc&)
     {
