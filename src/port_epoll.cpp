@@ -299,7 +299,7 @@ public:
     // The slot; room for the REMOVE packet the registration will queue (remove() then never
     // allocates, and a close cannot fail for want of memory); the owner table's slot.
     entry& slot = entries.slot(r.socket);
-    reserve_queue(1);
+    reserve_queue(1 + user_packet_room);
     if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
       return ec;
     entry e;
@@ -400,6 +400,10 @@ public:
   }
 
   // --- packets produced here rather than by the kernel (called with `mutex` held) ---
+
+  // Room kept for user packets (a driver's wake-up or exit, one at a time): posting them does
+  // not allocate unless more than this many wait at once.
+  static constexpr std::size_t user_packet_room = 4;
 
   // Room in `queued` for `more` packets besides one REMOVE per registration (throws
   // std::bad_alloc, having changed nothing).
@@ -573,6 +577,7 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, e
     return nullptr;
   }
   std::unique_ptr<epoll_port, port::impl_deleter> p(new epoll_port);
+  p->reserve_queue(epoll_port::user_packet_room);
   p->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
   if (p->epoll_fd < 0)
   {
