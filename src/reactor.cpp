@@ -178,12 +178,13 @@ struct reactor_core::impl final : packet_handler
       socket_ops::set_drained_hint(fd, false);
     try
     {
-      complete(aborted, completion_mode::post);
+      complete(aborted, completion_mode::aborted);
     }
     catch (...)
     {
-      // An executor that could not take an aborted handler destroyed it with its
-      // operation; the close itself has happened and does not fail for that.
+      // Only where the I/O executor is not an io_context's (aborted completions through one
+      // allocate nothing): an executor that could not take an aborted handler destroyed it
+      // with its operation; the close itself has happened and does not fail for that.
     }
     return fd;
   }
@@ -502,7 +503,7 @@ void reactor_core::cancel(socket_state& s)
     std::lock_guard<std::mutex> lock(s.mutex);
     abort_all(s, aborted, boost::asio::error::operation_aborted);
   }
-  impl_->complete(aborted, completion_mode::post);
+  impl_->complete(aborted, completion_mode::aborted);
 }
 
 void reactor_core::cancel_op(socket_state& s, op_type type, const void* key)
@@ -516,7 +517,7 @@ void reactor_core::cancel_op(socket_state& s, op_type type, const void* key)
     op->ec_ = boost::asio::error::operation_aborted;
     aborted.push(op);
   }
-  impl_->complete(aborted, completion_mode::post);
+  impl_->complete(aborted, completion_mode::aborted);
 }
 
 } // namespace detail

@@ -17,6 +17,8 @@
 // - every handler is called at most once, and every one is destroyed by the end (none leaks
 //   with its operation; LeakSanitizer checks the rest in the ASan stage);
 // - nothing terminates, and the reactor ends with no socket registered in its port.
+// Before them, once: close(), cancel() and a socket's destruction with operations pending
+// allocate nothing, whatever executor the aborted handlers have.
 //
 //   alloc_failure_test <stock | reactor options ("driver=thread,trigger=oneshot_level")> [N]
 //
@@ -60,10 +62,12 @@ namespace {
 // The allocations left before the one that fails; 0: none fails. Counted on every thread
 // (a reactor thread's allocations are the driver's).
 std::atomic<long> allocations_left{0};
+std::atomic<long> allocations_made{0}; // every allocation, failed or not
 std::atomic<bool> failure_injected{false};
 
 void* allocate(std::size_t size, std::size_t alignment)
 {
+  allocations_made.fetch_add(1, std::memory_order_relaxed);
   long left = allocations_left.load(std::memory_order_relaxed);
   while (left > 0 && !allocations_left.compare_exchange_weak(left, left - 1))
   {
@@ -369,6 +373,76 @@ void scenario(asio::io_context& ioc, const Strand& strand)
   run_step(ioc);
 }
 
+// ---- aborting allocates nothing ----------------------------------------------------------------
+
+/** close(), cancel() and a socket's destruction are noexcept or may not fail for want of memory:
+    they allocate nothing, whatever executor the handlers they abort have (the io_context's, a
+    strand, a program's own); the aborted handlers then run, each once. Returns the
+    allocations made by the aborting calls. */
+template <class Tcp, class Strand>
+long allocations_of_aborts(asio::io_context& ioc, const Strand& strand)
+{
+  using socket = typename Tcp::socket;
+  typename Tcp::acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  std::array<socket, 6> s{socket(ioc), socket(ioc), socket(ioc),
+                          socket(ioc), socket(ioc), socket(ioc)};
+  for (std::size_t i = 0; i < s.size(); i += 2)
+  {
+    s[i].connect(listener.local_endpoint());
+    listener.accept(s[i + 1]);
+  }
+  const allocating_executor refusing(ioc.get_executor());
+  std::array<std::array<char, 4>, 6> in{};
+  initiate("aborted by close, strand", [&](tracked h) {
+    s[0].async_read_some(asio::buffer(in[0]), asio::bind_executor(strand, std::move(h)));
+  });
+  initiate("aborted by close, program's executor", [&](tracked h) {
+    s[0].async_wait(socket::wait_error, asio::bind_executor(refusing, std::move(h)));
+  });
+  initiate("aborted by close, io_context", [&](tracked h) {
+    s[0].async_wait(socket::wait_write, std::move(h)); // may be done before the close: fine
+  });
+  initiate("aborted by cancel, strand", [&](tracked h) {
+    s[2].async_read_some(asio::buffer(in[2]), asio::bind_executor(strand, std::move(h)));
+  });
+  initiate("aborted by destruction, program's executor", [&](tracked h) {
+    s[4].async_read_some(asio::buffer(in[4]), asio::bind_executor(refusing, std::move(h)));
+  });
+  const long before = allocations_made.load();
+  error_code ignored;
+  s[0].close(ignored);
+  s[2].cancel(ignored);
+  {
+    socket doomed(std::move(s[4]));
+  }
+  const long made = allocations_made.load() - before;
+  run_to_end(ioc);
+  for (std::size_t i = 0; i < records_used; ++i)
+    if (records[i].calls != 1)
+      violation("did not run exactly once after its operation was aborted", records[i]);
+  return made;
+}
+
+/// The check above, in this process; 0 when it holds (for stock Asio, the reference, always).
+int check_aborts(const std::string& configuration)
+{
+  asio::io_context ioc;
+  const auto strand = asio::make_strand(ioc);
+  long made = 0;
+  if (configuration == "stock")
+    made = allocations_of_aborts<asio::ip::tcp>(ioc, strand);
+  else
+  {
+    asio::make_service<an::reactor>(ioc, an::parse_reactor_options(configuration));
+    made = allocations_of_aborts<an::ip::tcp>(ioc, strand);
+  }
+  std::printf("%s: close, cancel and destruction with operations pending made %ld allocations\n",
+              configuration.c_str(), made);
+  if (made != 0)
+    violations.fetch_add(1);
+  return violations.load() == 0 || configuration == "stock" ? 0 : 1;
+}
+
 // ---- one N -------------------------------------------------------------------------------------
 
 enum outcome
@@ -452,6 +526,10 @@ int main(int argc, char** argv)
   if (argc == 3) // one N in this process, to debug it
     return run_once(configuration, std::atol(argv[2]));
   const bool reference = configuration == "stock";
+  if (check_aborts(configuration) != 0)
+    return 1;
+  records.fill(record{}); // the children start afresh
+  records_used = 0;
   long broken_runs = 0;
   long n = 1;
   for (;; ++n)

@@ -105,6 +105,9 @@ private:
       return op->work_.count_queued();
     if (mode == completion_mode::destroy)
       return discard(op);
+    if (mode == completion_mode::aborted && !op->work_.schedules_on_io_context() &&
+        op->work_.io_is_io_context())
+      return op->work_.post_on_io_context(op_hop<handler_op>(op));
     // The work moves out first: the handler may run (and free the operation) inside
     // schedule, and the work is kept until the completion is queued.
     op_work<Handler, IoExecutor> work(std::move(op->work_));
@@ -145,6 +148,10 @@ public:
     free(op, handler); // first: making the results may throw (an accepted socket's object)
     std::apply(std::move(handler), performer.results(ec, bytes));
   }
+
+  // An aborted operation, posted to the io_context first (op_hop), goes on to its handler's
+  // executor.
+  static void complete_after_hop(handler_op* op) { do_complete(op, completion_mode::post); }
 
   // Frees the operation without calling its handler.
   static void discard(handler_op* op)

@@ -128,6 +128,33 @@ private:
   Op* op_;
 };
 
+/** An aborted operation on its way to its handler's executor through the io_context
+    (completion_mode::aborted): posted there in the operation's arena, so that the close,
+    release or cancel that aborted it allocates nothing; invoked inside run(), it completes
+    the operation on the handler's executor, which may allocate there. Destroyed without
+    being invoked, it frees the operation. */
+template <class Op>
+class op_hop
+{
+public:
+  explicit op_hop(Op* op) noexcept : op_(op) {}
+  op_hop(op_hop&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
+  op_hop& operator=(op_hop&&) = delete;
+  ~op_hop()
+  {
+    if (op_)
+      Op::discard(op_);
+  }
+
+  void operator()() { Op::complete_after_hop(std::exchange(op_, nullptr)); }
+
+  /// The operation, for the associated_allocator specialisation.
+  Op& op() const noexcept { return *op_; }
+
+private:
+  Op* op_;
+};
+
 /** The completion of an operation already freed: its handler and what makes the handler's
     arguments (the performer and its results), scheduled where the handler's executor is
     not an io_context's (see handler_op::do_complete). The executor allocates its queue
@@ -184,6 +211,19 @@ struct associated_allocator<asio_notify::detail::op_completion<Op, WithHandlerEx
                   const DefaultAllocator& = DefaultAllocator()) noexcept
   {
     return type(c.op().arena());
+  }
+};
+
+/// An aborted operation's hop through the io_context is allocated for in its arena.
+template <class Op, class DefaultAllocator>
+struct associated_allocator<asio_notify::detail::op_hop<Op>, DefaultAllocator>
+{
+  using type = asio_notify::detail::arena_allocator<void>;
+
+  static type get(const asio_notify::detail::op_hop<Op>& h,
+                  const DefaultAllocator& = DefaultAllocator()) noexcept
+  {
+    return type(h.op().arena());
   }
 };
 

@@ -127,8 +127,19 @@ public:
   /// are queued in the operation's arena (op_completion.hpp).
   bool schedules_on_io_context() const noexcept { return !handler_ && !io_; }
 
+  /// Whether the I/O executor is an io_context's, which a completion can be posted to without
+  /// allocating (in the operation's arena).
+  bool io_is_io_context() const noexcept { return !io_; }
+
+  /// Post `f` to the I/O executor's io_context (io_is_io_context()).
+  template <class Function>
+  void post_on_io_context(Function&& f) const
+  {
+    with_io_executor([&](const auto& io) { boost::asio::post(io, std::forward<Function>(f)); });
+  }
+
   /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
-  /// completion_mode; `immediate` is posted).
+  /// completion_mode; `immediate` and `aborted` are posted).
   template <class Function>
   void schedule(Function&& f, completion_mode mode) const
   {
