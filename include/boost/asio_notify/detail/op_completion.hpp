@@ -98,61 +98,59 @@ private:
   completion_arena* arena_;
 };
 
-/** What is scheduled on the handler's executor when an operation finishes: it owns the
-    operation (its handler and results still inside), and when invoked frees it and calls
-    the handler; destroyed without being invoked (the context shut down), it frees it. It is
-    allocated for in the operation's arena (see the associated_allocator specialisation at
-    the end of this file). It carries no executor when scheduled on the handler's executor
-    (an associated executor would make Asio wrap it once more); `WithHandlerExecutor` gives
-    it the handler's, for a dispatch through an immediate executor, which goes on to the
-    handler's executor as Asio's own immediate completions do. */
-template <class Op, bool WithHandlerExecutor = false>
-class op_completion
+/// An operation owned on its way through an executor: destroyed without being invoked (the
+/// context shut down), it frees the operation.
+template <class Op>
+class owned_op
 {
 public:
-  explicit op_completion(Op* op) noexcept : op_(op) {}
-  op_completion(op_completion&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
-  op_completion& operator=(op_completion&&) = delete;
-  ~op_completion()
+  explicit owned_op(Op* op) noexcept : op_(op) {}
+  owned_op(owned_op&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
+  owned_op& operator=(owned_op&&) = delete;
+  ~owned_op()
   {
     if (op_)
       Op::discard(op_);
   }
 
-  void operator()() { Op::invoke(std::exchange(op_, nullptr)); }
-
   /// The operation, for the associated_allocator and associated_executor specialisations.
   Op& op() const noexcept { return *op_; }
+
+protected:
+  Op* release() noexcept { return std::exchange(op_, nullptr); }
 
 private:
   Op* op_;
 };
 
+/** What is scheduled on the handler's executor when an operation finishes: it owns the
+    operation (its handler and results still inside), and when invoked frees it and calls
+    the handler. It is allocated for in the operation's arena (see the associated_allocator
+    specialisation at the end of this file). It carries no executor when scheduled on the
+    handler's executor (an associated executor would make Asio wrap it once more);
+    `WithHandlerExecutor` gives it the handler's, for a dispatch through an immediate
+    executor, which goes on to the handler's executor as Asio's own immediate completions
+    do. */
+template <class Op, bool WithHandlerExecutor = false>
+class op_completion : public owned_op<Op>
+{
+public:
+  using owned_op<Op>::owned_op;
+
+  void operator()() { Op::invoke(this->release()); }
+};
+
 /** An aborted operation on its way to its handler's executor through the io_context
     (completion_mode::aborted): posted there in the operation's arena, so that the close,
     release or cancel that aborted it allocates nothing; invoked inside run(), it completes
-    the operation on the handler's executor, which may allocate there. Destroyed without
-    being invoked, it frees the operation. */
+    the operation on the handler's executor, which may allocate there. */
 template <class Op>
-class op_hop
+class op_hop : public owned_op<Op>
 {
 public:
-  explicit op_hop(Op* op) noexcept : op_(op) {}
-  op_hop(op_hop&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
-  op_hop& operator=(op_hop&&) = delete;
-  ~op_hop()
-  {
-    if (op_)
-      Op::discard(op_);
-  }
+  using owned_op<Op>::owned_op;
 
-  void operator()() { Op::complete_after_hop(std::exchange(op_, nullptr)); }
-
-  /// The operation, for the associated_allocator specialisation.
-  Op& op() const noexcept { return *op_; }
-
-private:
-  Op* op_;
+  void operator()() { Op::complete_after_hop(this->release()); }
 };
 
 /** The completion of an operation already freed: its handler and what makes the handler's
