@@ -236,44 +236,58 @@ bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n
   return exit_seen;
 }
 
-/* The second half: the dequeue's I/O packets performed where `to` says. `io` is read before
-   any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
-   it. */
+/// A batch of `io` for the context's threads, or null when there is no memory for it.
+std::shared_ptr<shared_batch> make_batch(packet_handler& handler, const std::vector<packet>& io,
+                                         const batch_target& to) noexcept
+{
+  try
+  {
+    return std::make_shared<shared_batch>(handler, to.executor, io, to.gate, to.done);
+  }
+  catch (const std::bad_alloc&)
+  {
+    return nullptr;
+  }
+}
+
 /// Hands `io` to the context's threads; false, having changed nothing, when there is no
 /// memory for the batch or its post.
 bool hand_over(packet_handler& handler, const std::vector<packet>& io, const batch_target& to)
 {
+  std::shared_ptr<shared_batch> batch = make_batch(handler, io, to);
+  if (!batch)
+    return false;
+  to.gate->handing_over();
   try
   {
-    auto batch = std::make_shared<shared_batch>(handler, to.executor, io, to.gate, to.done);
-    to.gate->handing_over();
-    try
-    {
-      shared_batch::invite(batch);
-    }
-    catch (...)
-    {
-      to.gate->taken_up(); // never handed over after all
-      throw;
-    }
-    return true;
+    shared_batch::invite(batch);
   }
   catch (const std::bad_alloc&)
   {
+    to.gate->taken_up(); // never handed over after all
     return false;
   }
+  catch (...)
+  {
+    to.gate->taken_up();
+    throw;
+  }
+  return true;
 }
 
+/* The second half: the dequeue's I/O packets performed where `to` says. `io` is read before
+   any handler runs, so a handler that runs the io_context (and dequeues) inside may reuse
+   it. Without memory for a batch, they are performed here, in order: no packet is dropped. */
 void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
                       const batch_target& to)
 {
   // Without memory to hand the batch over, the reactor thread performs it and posts the
-  // handlers, as where there is no context: no packet is dropped.
+  // handlers, as where there is no context.
   if (to.where == performer::context && !io.empty() && hand_over(handler, io, to))
     return;
   if (to.where == performer::this_thread && io.size() > 1)
-    return shared_batch::work(
-        std::make_shared<shared_batch>(handler, to.executor, io, nullptr, to.done));
+    if (std::shared_ptr<shared_batch> batch = make_batch(handler, io, to))
+      return shared_batch::work(batch);
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
