@@ -21,6 +21,9 @@
 # folder of the build root. Newer Boost headers are unpacked into the build root by
 # tools/boost-headers.sh, never installed into the system, and given to the boost-* presets as
 # ASIO_NOTIFY_BOOST_DIR. Each stage's duration is printed after it, and all of them at the end.
+# Disk: a Debug tree with Beast takes ~5 GB, so debug info is compressed (-gz) and a stage that
+# passed leaves only its log (ASIO_NOTIFY_KEEP_BUILDS=1 keeps every tree); the peak is then
+# one stage's tree, not the sum of all (~14 GB).
 # Usage: tools/test.sh [build-root]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +32,11 @@ jobs=$(nproc)
 "$root/tools/setup.sh" || exit 1
 # setup.sh installed Beast's examples: a build that cannot find them fails (example/beast).
 export ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
+mkdir -p "$out"
+free_kib=$(df -Pk "$out" | awk 'NR == 2 {print $4}')
+echo "test.sh: $((free_kib / 1024 / 1024)) GiB free under $out"
+((free_kib >= 6 * 1024 * 1024)) ||
+  echo "test.sh: warning: a stage's build tree needs up to ~6 GiB; builds may fail for space" >&2
 
 passed=0
 failed=0
@@ -37,10 +45,12 @@ durations=()
 started=$SECONDS
 
 # Run one stage; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
-# and a stage without one (b2, fuzz) counts as one test that passed or failed.
+# and a stage without one (b2, fuzz) counts as one test that passed or failed. A stage that
+# passed has its build folder <build-root>/<tree> removed (kept for a failure, to look into).
+# Usage: stage <name> <tree> <command...>
 stage() {
-  local name=$1
-  shift
+  local name=$1 tree=$2
+  shift 2
   echo "=== $name"
   local log="$out/$name.log"
   local stage_started=$SECONDS
@@ -65,32 +75,46 @@ stage() {
   elif [[ -z $summary ]]; then
     passed=$((passed + 1))
   fi
+  if ((rc == 0)) && [[ ${ASIO_NOTIFY_KEEP_BUILDS:-0} != 1 ]]; then
+    rm -rf "${out:?}/$tree"
+  fi
+}
+
+configure() { # <preset> <dir>: configure from the preset in <dir>
+  # CMake seeds CMAKE_CXX_FLAGS from CXXFLAGS: compressed debug sections (-gz), same code.
+  CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }-gz" cmake -S "$root" --preset "$1" -B "$2"
 }
 
 ctest_build() { # <preset> <dir>: configure from the preset in <dir>, build, run ctest
   local preset=$1 dir=$2
-  cmake -S "$root" --preset "$preset" -B "$dir" &&
+  configure "$preset" "$dir" &&
     cmake --build "$dir" -j "$jobs" &&
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 600
 }
 
 # The debug build and the newest Boost also build the socket suite against stock Asio
 # (reactor_<name>_default): every semantic the suite pins is checked against Asio itself.
-stage debug ctest_build debug "$out/debug"
-stage release-clang ctest_build release-clang "$out/release-clang"
-stage asan-ubsan ctest_build asan-ubsan "$out/asan"
+stage debug debug ctest_build debug "$out/debug"
+stage release-clang release-clang ctest_build release-clang "$out/release-clang"
+stage asan-ubsan asan ctest_build asan-ubsan "$out/asan"
 # ThreadSanitizer: the suites that run the reactor on several threads, on every driver and on
 # the adversarial port (the tsan build and test presets pick the same ones; ci_presets checks
 # that they do). The adversarial groups' checks (*_adversity_*) come with their runs;
 # test/tsan.supp says what is suppressed and why.
 tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_tcp_socket_test reactor_sync_then_wait_test reactor_udp_socket_test reactor_acceptor_test reactor_socket_options_test reactor_tokens_test reactor_initiating_functions_test reactor_initiating_functions_cxx20_test reactor_cancellation_test reactor_concurrency_test reactor_connect_test reactor_local_socket_test reactor_generic_socket_test reactor_coroutine_test"
 tsan_variants="(_inline|_inline_portable|_thread)?(_oneshot_level|_persistent_edge)?(_adversarial)?"
-stage tsan bash -c "cmake -S '$root' --preset tsan -B '$out/tsan' &&
-  cmake --build '$out/tsan' -j $jobs --target $tsan_suites &&
-  TSAN_OPTIONS='suppressions=$root/test/tsan.supp' ctest --test-dir '$out/tsan' --output-on-failure -R '^(${tsan_suites// /|})$tsan_variants\$' --timeout 900"
-stage b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
+tsan_build() {
+  local targets
+  read -ra targets <<<"$tsan_suites"
+  configure tsan "$out/tsan" &&
+    cmake --build "$out/tsan" -j "$jobs" --target "${targets[@]}" &&
+    TSAN_OPTIONS="suppressions=$root/test/tsan.supp" ctest --test-dir "$out/tsan" \
+      --output-on-failure -R "^(${tsan_suites// /|})$tsan_variants\$" --timeout 900
+}
+stage tsan tsan tsan_build
+stage b2 b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
-stage fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
+stage fuzz fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
 # Newer Boost: the newest gets the whole tree; the others the suites that use Asio.
 boost_build() { # <version>: the boost-<version> preset with those headers
   local version=$1
@@ -101,12 +125,12 @@ boost_build() { # <version>: the boost-<version> preset with those headers
 # 1.90: the whole tree, the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is
 # copied to bigger machines: bench_quick and bench_scaling_quick run that binary and its
 # children. 1.83 and 1.88: the library and the suites that use Asio (see the presets).
-stage boost-1.90 boost_build 1.90
+stage boost-1.90 boost-1.90 boost_build 1.90
 for version in 1.83 1.88; do
-  stage "boost-$version" boost_build "$version"
+  stage "boost-$version" "boost-$version" boost_build "$version"
 done
 if [[ -x $root/.ci/windows-cross.sh ]]; then
-  stage windows-wine "$root/.ci/windows-cross.sh" "$out/mingw"
+  stage windows-wine mingw "$root/.ci/windows-cross.sh" "$out/mingw"
 fi
 
 echo

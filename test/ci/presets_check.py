@@ -48,6 +48,7 @@ def main():
     script = read("tools/test.sh")
     used = set(re.findall(r"--preset[ =]\"?([\w.-]+)", script))
     used |= set(re.findall(r"ctest_build ([\w.-]+) ", script))
+    used |= set(re.findall(r"^\s*configure ([\w.-]+) ", script, re.M))
     used |= set(re.findall(r"--preset[ =]\"?([\w.-]+)", read(".ci/windows-cross.sh")))
     versions = re.findall(r"boost_build (\d+\.\d+)", script)
     for loop in re.findall(r"for version in ([\d. ]+);", script):
