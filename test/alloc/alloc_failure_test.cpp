@@ -20,7 +20,13 @@
 // Before them, once: close(), cancel() and a socket's destruction with operations pending
 // allocate nothing, whatever executor the aborted handlers have.
 //
-//   alloc_failure_test <stock | reactor options ("driver=thread,trigger=oneshot_level")> [N]
+// With --reactor-threads only the reactor threads' allocations are counted, and from the Nth
+// on every one of theirs fails (a reactor thread out of memory): a batch it cannot hand over
+// it performs itself, an executor that refuses a handler there throws, and that exception
+// must leave run() (in at least one N) while the driver goes on.
+//
+//   alloc_failure_test <stock | reactor options ("driver=thread,trigger=oneshot_level")>
+//                      [--reactor-threads] [N]
 //
 // With N, that one run in this process (for a debugger); its exit status is 0 when no
 // allocation failed, 1 when one failed and every rule held, 2 when a rule was broken.
@@ -44,6 +50,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -53,30 +60,56 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <vector>
 
 // ---- the failing allocator ---------------------------------------------------------------------
 
 namespace {
 
 // The allocations left before the one that fails; 0: none fails. Counted on every thread
-// (a reactor thread's allocations are the driver's).
+// (a reactor thread's allocations are the driver's), or with `only_reactor_threads` on every
+// thread but the one that runs the scenario and the io_context; there, from the Nth on, every
+// allocation of those threads fails (a reactor thread that has run out of memory).
 std::atomic<long> allocations_left{0};
 std::atomic<long> allocations_made{0}; // every allocation, failed or not
 std::atomic<bool> failure_injected{false};
+std::atomic<bool> only_reactor_threads{false};
+std::atomic<bool> out_of_memory{false}; // only_reactor_threads: the Nth and all after it fail
+std::thread::id scenario_thread;
 
-void* allocate(std::size_t size, std::size_t alignment)
+bool fails_now() noexcept
 {
-  allocations_made.fetch_add(1, std::memory_order_relaxed);
+  const bool counted = !only_reactor_threads.load(std::memory_order_relaxed) ||
+                       std::this_thread::get_id() != scenario_thread;
+  if (!counted)
+    return false;
+  if (out_of_memory.load(std::memory_order_relaxed))
+    return true;
   long left = allocations_left.load(std::memory_order_relaxed);
   while (left > 0 && !allocations_left.compare_exchange_weak(left, left - 1))
   {
   }
-  if (left == 1)
-  {
-    failure_injected.store(true);
+  if (left != 1)
+    return false;
+  failure_injected.store(true);
+  if (only_reactor_threads.load(std::memory_order_relaxed))
+    out_of_memory.store(true);
+  return true;
+}
+
+void stop_failing() noexcept
+{
+  allocations_left.store(0);
+  out_of_memory.store(false);
+}
+
+void* allocate(std::size_t size, std::size_t alignment)
+{
+  allocations_made.fetch_add(1, std::memory_order_relaxed);
+  if (fails_now())
     throw std::bad_alloc();
-  }
   void* p = nullptr;
   if (alignment <= alignof(std::max_align_t))
     p = std::malloc(size == 0 ? 1 : size);
@@ -151,6 +184,7 @@ constexpr std::size_t max_records = 16;
 std::array<record, max_records> records;
 std::size_t records_used = 0;
 std::atomic<int> violations{0};
+std::atomic<bool> run_threw{false}; // a bad_alloc left run()
 
 void violation(const char* what, const record& r)
 {
@@ -253,6 +287,7 @@ void run_to_end(asio::io_context& ioc)
     }
     catch (const std::bad_alloc&)
     {
+      run_threw.store(true);
     }
     if (std::chrono::steady_clock::now() > give_up)
     {
@@ -284,6 +319,7 @@ void run_step(asio::io_context& ioc)
     }
     catch (const std::bad_alloc&)
     {
+      run_threw.store(true);
     }
   }
 }
@@ -297,6 +333,7 @@ void scenario(asio::io_context& ioc, const Strand& strand)
   acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
   const typename Tcp::endpoint to = listener.local_endpoint();
   const allocating_executor refusing(ioc.get_executor());
+  std::array<char, 16> in0{};
   std::array<char, 16> in{};
   std::array<char, 16> in2{};
   std::array<char, 16> in3{};
@@ -309,6 +346,17 @@ void scenario(asio::io_context& ioc, const Strand& strand)
   run_step(ioc);
   if (!server.is_open() || !client.is_open())
     return; // the connection failed to come about: nothing more to exchange
+
+  // Ready while no thread runs the io_context: the thread driver's reactor thread takes the
+  // packet and, where it cannot hand it over, performs the read itself and schedules its
+  // handler through an executor that may refuse it there (--reactor-threads).
+  initiate("read through the allocating executor, ready outside run()", [&](tracked h) {
+    server.async_read_some(asio::buffer(in0), asio::bind_executor(refusing, std::move(h)));
+  });
+  error_code write_failed;
+  client.write_some(asio::buffer(hello), write_failed);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  run_step(ioc);
 
   initiate("write through a strand", [&](tracked h) {
     client.async_write_some(asio::buffer(hello), asio::bind_executor(strand, std::move(h)));
@@ -384,15 +432,15 @@ long allocations_of_aborts(asio::io_context& ioc, const Strand& strand)
 {
   using socket = typename Tcp::socket;
   typename Tcp::acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-  std::array<socket, 6> s{socket(ioc), socket(ioc), socket(ioc),
-                          socket(ioc), socket(ioc), socket(ioc)};
+  std::array<socket, 8> s{socket(ioc), socket(ioc), socket(ioc),    socket(ioc),
+                          socket(ioc), socket(ioc), socket(strand), socket(strand)};
   for (std::size_t i = 0; i < s.size(); i += 2)
   {
     s[i].connect(listener.local_endpoint());
     listener.accept(s[i + 1]);
   }
   const allocating_executor refusing(ioc.get_executor());
-  std::array<std::array<char, 4>, 6> in{};
+  std::array<std::array<char, 4>, 8> in{};
   initiate("aborted by close, strand", [&](tracked h) {
     s[0].async_read_some(asio::buffer(in[0]), asio::bind_executor(strand, std::move(h)));
   });
@@ -408,10 +456,13 @@ long allocations_of_aborts(asio::io_context& ioc, const Strand& strand)
   initiate("aborted by destruction, program's executor", [&](tracked h) {
     s[4].async_read_some(asio::buffer(in[4]), asio::bind_executor(refusing, std::move(h)));
   });
+  initiate("aborted by close, socket on a strand",
+           [&](tracked h) { s[6].async_read_some(asio::buffer(in[6]), std::move(h)); });
   const long before = allocations_made.load();
   error_code ignored;
   s[0].close(ignored);
   s[2].cancel(ignored);
+  s[6].close(ignored);
   {
     socket doomed(std::move(s[4]));
   }
@@ -449,12 +500,14 @@ enum outcome
 {
   no_failure_injected = 0, // the scenario ran to its end with no allocation failing: done
   held = 1,                // an allocation failed, and every rule held
-  broken = 2               // a rule was broken (printed)
+  broken = 2,              // a rule was broken (printed)
+  held_and_delivered = 3   // held, and a reactor thread's bad_alloc left run()
 };
 
 /// The child: run the scenario with the Nth allocation failing, then check the records.
 int run_once(const std::string& configuration, long n)
 {
+  scenario_thread = std::this_thread::get_id();
   {
     asio::io_context ioc;
     an::reactor* reactor = nullptr;
@@ -474,7 +527,7 @@ int run_once(const std::string& configuration, long n)
       // From a constructor (a socket, the strand): the scenario ends there, its objects
       // destroyed on the way out, as a program's would be.
     }
-    allocations_left.store(0);
+    stop_failing();
     run_to_end(ioc); // what the destroyed objects aborted
     if (reactor && reactor->statistics().registered_sockets != 0)
     {
@@ -488,7 +541,9 @@ int run_once(const std::string& configuration, long n)
       violation("never destroyed (leaked with its operation)", records[i]);
   if (violations.load() != 0)
     return broken;
-  return failure_injected.load() ? held : no_failure_injected;
+  if (!failure_injected.load())
+    return no_failure_injected;
+  return only_reactor_threads.load() && run_threw.load() ? held_and_delivered : held;
 }
 
 /// What became of the child that ran N: its outcome, or a description of its death.
@@ -504,7 +559,7 @@ int run_child(const std::string& configuration, long n, std::string& death)
     death = "could not run the child";
     return broken;
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) <= broken)
+  if (WIFEXITED(status) && WEXITSTATUS(status) <= held_and_delivered)
     return WEXITSTATUS(status);
   death = WIFSIGNALED(status)
               ? std::string("terminated by signal ") + std::to_string(WTERMSIG(status)) + " (" +
@@ -517,20 +572,28 @@ int run_child(const std::string& configuration, long n, std::string& death)
 
 int main(int argc, char** argv)
 {
-  if (argc != 2 && argc != 3)
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const auto flag = std::find(args.begin(), args.end(), "--reactor-threads");
+  const bool reactor_threads = flag != args.end();
+  if (reactor_threads)
+    args.erase(flag);
+  if (args.size() != 1 && args.size() != 2)
   {
-    std::fprintf(stderr, "usage: alloc_failure_test <stock | reactor options> [N]\n");
+    std::fprintf(stderr,
+                 "usage: alloc_failure_test <stock | reactor options> [--reactor-threads] [N]\n");
     return 2;
   }
-  const std::string configuration = argv[1];
-  if (argc == 3) // one N in this process, to debug it
-    return run_once(configuration, std::atol(argv[2]));
-  const bool reference = configuration == "stock";
-  if (check_aborts(configuration) != 0)
+  const std::string configuration = args[0];
+  if (!reactor_threads && check_aborts(configuration) != 0)
     return 1;
+  only_reactor_threads.store(reactor_threads);
+  if (args.size() == 2) // one N in this process, to debug it
+    return run_once(configuration, std::atol(args[1].c_str()));
+  const bool reference = configuration == "stock";
   records.fill(record{}); // the children start afresh
   records_used = 0;
   long broken_runs = 0;
+  long delivered_runs = 0;
   long n = 1;
   for (;; ++n)
   {
@@ -538,6 +601,8 @@ int main(int argc, char** argv)
     const int result = run_child(configuration, n, death);
     if (result == no_failure_injected)
       break;
+    if (result == held_and_delivered)
+      ++delivered_runs;
     if (result == broken)
     {
       ++broken_runs;
@@ -549,7 +614,16 @@ int main(int argc, char** argv)
       return 1;
     }
   }
-  std::printf("%s: %ld allocations tried one by one, %ld broke a rule%s\n", configuration.c_str(),
-              n - 1, broken_runs, reference ? " (stock Asio, the reference: reported only)" : "");
+  std::printf("%s: %ld allocations%s tried one by one, %ld broke a rule%s\n", configuration.c_str(),
+              n - 1, reactor_threads ? " of the reactor threads" : "", broken_runs,
+              reference ? " (stock Asio, the reference: reported only)" : "");
+  if (reactor_threads)
+  {
+    // A reactor thread that cannot hand a batch over performs it and posts the handlers
+    // itself; an executor that then refuses one throws there, and run() must rethrow it.
+    std::printf("  in %ld of them a reactor thread's bad_alloc left run()\n", delivered_runs);
+    if (delivered_runs == 0)
+      return 1;
+  }
   return reference || broken_runs == 0 ? 0 : 1;
 }
