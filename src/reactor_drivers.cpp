@@ -10,6 +10,8 @@
 
 #include "reactor_driver.hpp"
 #include "inline_driver_shape.hpp"
+#include "exception_mailbox.hpp"
+#include "slot_allocator.hpp"
 
 #include <boost/asio/defer.hpp>
 #include <boost/asio/error.hpp>
@@ -387,18 +389,11 @@ private:
 
   // An exception on a reactor thread (an executor that refused a handler, which went with
   // its operation) is rethrown from the io_context's run(), as Asio's would be; the thread
-  // goes on. Where there is no io_context to give it to, or no memory to, it is dropped.
+  // goes on. Without an io_context to give it to it is dropped.
   void deliver(std::exception_ptr e) noexcept
   {
-    if (!target_.executor)
-      return;
-    try
-    {
-      boost::asio::post(target_.executor, [e] { std::rethrow_exception(e); });
-    }
-    catch (...)
-    {
-    }
+    if (target_.executor)
+      thrown_->deliver(std::move(e), target_.executor);
   }
 
   // An io thread has done its share of a batch: look into the port once it has run what it
@@ -443,6 +438,8 @@ private:
   const std::size_t batch_size_;
   const batch_target target_;           // a reactor thread's batches: to the context
   const batch_target io_thread_target_; // an io thread's own look: performed there
+  // Made before the threads: it delivers their exceptions without allocating.
+  const std::shared_ptr<exception_mailbox> thrown_ = std::make_shared<exception_mailbox>();
   std::mutex stop_mutex_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stopped_{false};
@@ -655,12 +652,11 @@ public:
   {
   }
 
+  // The wait's memory is the slot's, so that arming, in an initiating function or in the
+  // handler that re-arms, cannot fail for want of memory (which would stop the driver).
   void arm(bool)
   {
-    descriptor_->async_wait(descriptor::wait_read,
-                            [self = this->shared_from_this()](const boost::system::error_code& ec) {
-                              self->on_ready(ec);
-                            });
+    descriptor_->async_wait(descriptor::wait_read, ready_handler{this->shared_from_this()});
     work().on_work_finished();
   }
 
@@ -686,11 +682,20 @@ private:
     batch_.handle([this](bool continuation) { arm(continuation); });
   }
 
+  struct ready_handler
+  {
+    using allocator_type = slot_allocator<void>;
+    allocator_type get_allocator() const noexcept { return allocator_type(self->slot_); }
+    void operator()(const boost::system::error_code& ec) const { self->on_ready(ec); }
+    std::shared_ptr<descriptor_waiter> self;
+  };
+
   // On the io_context's own executor type: no type-erased executor per wait.
   using descriptor = boost::asio::posix::basic_stream_descriptor<Executor>;
 
   port_batch batch_;
   std::optional<descriptor> descriptor_;
+  handler_slot slot_; // one wait at a time
   bool stopped_ = false;
 };
 

@@ -151,6 +151,12 @@ void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) n
 {
   return allocate_nothrow(n, std::size_t(a));
 }
+// Asio's recycling allocator (its default, and std::allocator<void>'s in its operations)
+// takes memory from aligned_alloc: replaced too, so that it fails as operator new does.
+extern "C" void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept
+{
+  return allocate_nothrow(size, alignment);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }

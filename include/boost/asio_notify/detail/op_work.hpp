@@ -24,7 +24,10 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
 #include <boost/asio/recycling_allocator.hpp>
+#include <boost/asio/require.hpp>
+#include <boost/asio/strand.hpp>
 
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -49,6 +52,36 @@ const boost::asio::io_context::executor_type* io_context_executor(const Executor
     return ex.template target<context_executor>();
   else
     return nullptr;
+}
+
+/// The strand<Inner> `ex` is, or holds type-erased; null for any other executor.
+template <class Inner, class Executor>
+const boost::asio::strand<Inner>* strand_of(const Executor& ex) noexcept
+{
+  if constexpr (std::is_same_v<Executor, boost::asio::strand<Inner>>)
+    return &ex;
+  else if constexpr (std::is_same_v<Executor, boost::asio::any_io_executor>)
+    return ex.template target<boost::asio::strand<Inner>>();
+  else
+    return nullptr;
+}
+
+/// The io_context executor that runs `ex`'s work: `ex` itself, or the one beneath a strand
+/// of it (counting work or not); empty for any other executor.
+template <class Executor>
+std::optional<boost::asio::io_context::executor_type>
+io_context_beneath(const Executor& ex) noexcept
+{
+  using context_executor = boost::asio::io_context::executor_type;
+  using tracked_context = tracked_executor_t<context_executor>;
+  if (const auto* e = io_context_executor(ex))
+    return *e;
+  if (const auto* s = strand_of<context_executor>(ex))
+    return s->get_inner_executor();
+  if (const auto* s = strand_of<tracked_context>(ex))
+    return boost::asio::require(s->get_inner_executor(),
+                                boost::asio::execution::outstanding_work.untracked);
+  return std::nullopt;
 }
 
 /// An object allocated with Asio's recycling allocator: op_work's rarely needed parts,
@@ -127,15 +160,18 @@ public:
   /// are queued in the operation's arena (op_completion.hpp).
   bool schedules_on_io_context() const noexcept { return !handler_ && !io_; }
 
-  /// Whether the I/O executor is an io_context's, which a completion can be posted to without
-  /// allocating (in the operation's arena).
-  bool io_is_io_context() const noexcept { return !io_; }
+  /// Whether the I/O executor's work runs on an io_context (its own, or beneath a strand),
+  /// which a completion can be posted to without allocating (in the operation's arena).
+  bool io_runs_on_io_context() const noexcept { return !io_ || io_context_beneath(*io_); }
 
-  /// Post `f` to the I/O executor's io_context (io_is_io_context()).
+  /// Post `f` to the io_context beneath the I/O executor (io_runs_on_io_context()).
   template <class Function>
   void post_on_io_context(Function&& f) const
   {
-    with_io_executor([&](const auto& io) { boost::asio::post(io, std::forward<Function>(f)); });
+    if (io_)
+      boost::asio::post(*io_context_beneath(*io_), std::forward<Function>(f));
+    else
+      with_io_executor([&](const auto& io) { boost::asio::post(io, std::forward<Function>(f)); });
   }
 
   /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
