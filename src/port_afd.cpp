@@ -55,10 +55,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <type_traits>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace boost {
@@ -214,6 +214,8 @@ struct afd_registration
   bool in_flight = false;
   bool cancel_sent = false;
   ULONG in_flight_mask = 0;
+  bool watched = false;  // in the engine's edge_watch_
+  bool rearming = false; // in the engine's rearm_
 
   bool edge() const noexcept { return has_any(triggers, trigger::edge); }
   bool oneshot() const noexcept { return has_any(triggers, trigger::oneshot); }
@@ -225,6 +227,58 @@ afd_registration* registration_of(LPOVERLAPPED o) noexcept
 {
   return reinterpret_cast<afd_registration*>(o);
 }
+
+/** Registrations marked by one of their flags, in room reserved for every registration of
+    the engine (reserve()), so that adding one on the dequeue path never allocates. */
+class registration_list
+{
+public:
+  explicit registration_list(bool afd_registration::*member) noexcept : member_(member) {}
+
+  void reserve(std::size_t n) { items_.reserve(n); }
+
+  void insert(afd_registration* reg) noexcept
+  {
+    if (reg->*member_)
+      return;
+    reg->*member_ = true;
+    items_.push_back(reg); // within the reserved room
+  }
+
+  void erase(afd_registration* reg) noexcept
+  {
+    if (!(reg->*member_))
+      return;
+    reg->*member_ = false;
+    items_.erase(std::find(items_.begin(), items_.end(), reg));
+  }
+
+  /// Copies every member into `out` (whose room is reserved too).
+  void copy_to(std::vector<afd_registration*>& out) const noexcept
+  {
+    out.assign(items_.begin(), items_.end());
+  }
+
+  /// Moves every member into `out` (whose room is reserved too), unmarked.
+  void take(std::vector<afd_registration*>& out) noexcept
+  {
+    copy_to(out);
+    clear();
+  }
+
+  void clear() noexcept
+  {
+    for (afd_registration* reg : items_)
+      reg->*member_ = false;
+    items_.clear();
+  }
+
+  bool empty() const noexcept { return items_.empty(); }
+
+private:
+  std::vector<afd_registration*> items_;
+  bool afd_registration::*member_;
+};
 
 // The AFD events a registration asks for now; 0 when it asks for nothing. A closed socket
 // completes any poll (AFD_POLL_LOCAL_CLOSE), so every poll also learns of closes.
@@ -346,6 +400,8 @@ public:
   {
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      rearm_.clear(); // first: it marks the registrations freed below
+      edge_watch_.clear();
       for (auto& entry : table_)
       {
         afd_registration* r = entry.second;
@@ -356,8 +412,6 @@ public:
           delete r;
       }
       table_.clear();
-      rearm_.clear();
-      edge_watch_.clear();
     }
     if (helper_)
     {
@@ -443,14 +497,25 @@ private:
       if (ec)
         return ec;
       const socket_identity id = identify(s);
+      // Every allocation first: a bad_alloc leaves nothing claimed or registered.
+      auto fresh = std::make_unique<afd_registration>();
+      reserve_room(table_.size() + 1);
       if (!owners().claim(s, id, this))
         return boost::asio::error::already_open; // rule 1: another port's socket
-      reg = new afd_registration;
+      try
+      {
+        table_.emplace(s, fresh.get());
+      }
+      catch (...)
+      {
+        owners().release(s, this);
+        throw;
+      }
+      reg = fresh.release();
       reg->socket = s;
       reg->base = base;
       reg->identity = id;
       reg->key = r.key;
-      table_[s] = reg;
     }
     reg->filter = r.filter;
     reg->triggers = r.triggers;
@@ -458,6 +523,16 @@ private:
     reg->reported = events::none;
     unwatch(reg);
     return arm_or_end(reg);
+  }
+
+  // Room for `n` registrations in what the dequeue path fills, so that it never allocates.
+  void reserve_room(std::size_t n)
+  {
+    edge_watch_.reserve(n);
+    rearm_.reserve(n);
+    sampled_.reserve(n);
+    arming_.reserve(n);
+    poll_fds_.reserve(n);
   }
 
   // The live registration of `s`, or null. A registration whose handle value now names
@@ -627,8 +702,7 @@ private:
   // read between two dequeues is not reported from a poll that completed before the read.
   void arm_completed()
   {
-    arming_.assign(rearm_.begin(), rearm_.end());
-    rearm_.clear();
+    rearm_.take(arming_);
     for (afd_registration* reg : arming_)
       arm_or_end(reg);
   }
@@ -665,8 +739,8 @@ private:
   // doubling) is what keeps the second from being lost.
   void sample_edges()
   {
-    sampled_.assign(edge_watch_.begin(), edge_watch_.end());
-    poll_fds_.resize(sampled_.size());
+    edge_watch_.copy_to(sampled_);
+    poll_fds_.resize(sampled_.size()); // within the reserved room
     for (std::size_t i = 0; i < sampled_.size(); ++i)
       poll_fds_[i] = WSAPOLLFD{sampled_[i]->socket, POLLRDNORM | POLLWRNORM, 0};
     const bool polled =
@@ -747,8 +821,8 @@ private:
   const HANDLE iocp_;
   HANDLE helper_ = nullptr;
   std::unordered_map<SOCKET, afd_registration*> table_;
-  std::unordered_set<afd_registration*> edge_watch_;
-  std::unordered_set<afd_registration*> rearm_; // completed, to be polled again
+  registration_list edge_watch_{&afd_registration::watched};
+  registration_list rearm_{&afd_registration::rearming}; // completed, to be polled again
   std::vector<afd_registration*> sampled_;
   std::vector<afd_registration*> arming_;
   std::vector<WSAPOLLFD> poll_fds_;

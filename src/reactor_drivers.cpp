@@ -367,10 +367,7 @@ private:
     while (!exit_seen)
     {
       boost::system::error_code ec;
-      std::size_t n = port_.dequeue(b.dequeued, port::infinite, ec);
-      if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
-        n += port_.dequeue(boost::span<packet>(b.dequeued).subspan(n), std::chrono::milliseconds(0),
-                           ec);
+      std::size_t n = dequeue(b, ec);
       handler_.dequeued(n);
       exit_seen = sort_dequeued(handler_, b.dequeued.data(), n, &exit_key_, b.io);
       try
@@ -385,6 +382,26 @@ private:
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     port_.post(&exit_key_, 0); // pass the exit on to the next thread
+  }
+
+  // The ports report failures as error codes; an exception all the same (a port that ran
+  // out of memory) goes to run() like any other, rather than end the process.
+  std::size_t dequeue(buffers& b, boost::system::error_code& ec) noexcept
+  {
+    std::size_t n = 0;
+    try
+    {
+      n = port_.dequeue(b.dequeued, port::infinite, ec);
+      if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
+        n += port_.dequeue(boost::span<packet>(b.dequeued).subspan(n), std::chrono::milliseconds(0),
+                           ec);
+    }
+    catch (...)
+    {
+      deliver(std::current_exception());
+      ec = boost::asio::error::no_memory;
+    }
+    return n;
   }
 
   // An exception on a reactor thread (an executor that refused a handler, which went with

@@ -6,8 +6,8 @@
 //
 // Allocation failure (issue 29): a replacement operator new that fails the Nth allocation
 // made while a scenario runs, for N = 1, 2, ... until a run makes no allocation fail. Each N
-// runs in a child process of its own (fork), so that a terminate or a crash is that N's
-// failure and not the end of the test. The scenario covers the initiation and completion of
+// runs in a child process of its own (fork; on Windows the program again, given N), so that
+// a terminate or a crash is that N's failure and not the end of the test. The scenario covers the initiation and completion of
 // every operation kind (accept, the composed connect, write, read, the three waits, datagram
 // send and receive), completion through
 // the io_context, through a strand and through an executor whose execute() can fail too,
@@ -28,8 +28,8 @@
 //   alloc_failure_test <stock | reactor options ("driver=thread,trigger=oneshot_level")>
 //                      [--reactor-threads] [N]
 //
-// With N, that one run in this process (for a debugger); its exit status is 0 when no
-// allocation failed, 1 when one failed and every rule held, 2 when a rule was broken.
+// With N, that one run in this process (a child on Windows, or for a debugger); its exit
+// status is one of `outcome`'s (below), none of which a crash or abort() exits with.
 //
 // "stock" runs the same scenario on stock Asio, the reference: it prints at which N Asio
 // itself breaks a rule or terminates, and passes whatever it finds.
@@ -47,14 +47,23 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 
+#if defined(_WIN32)
+#include "psn_double.hpp"
+#include <boost/asio_notify/port.hpp>
+
+#include <malloc.h>  // _aligned_malloc
+#include <process.h> // _spawnv
+#else
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -113,11 +122,26 @@ void* allocate(std::size_t size, std::size_t alignment)
   void* p = nullptr;
   if (alignment <= alignof(std::max_align_t))
     p = std::malloc(size == 0 ? 1 : size);
+#if defined(_WIN32)
+  else
+    p = ::_aligned_malloc(size == 0 ? alignment : size, alignment);
+#else
   else if (::posix_memalign(&p, alignment, size == 0 ? alignment : size) != 0)
     p = nullptr;
+#endif
   if (!p)
     throw std::bad_alloc();
   return p;
+}
+
+void deallocate(void* p, std::size_t alignment) noexcept
+{
+#if defined(_WIN32)
+  if (alignment > alignof(std::max_align_t))
+    return ::_aligned_free(p);
+#endif
+  (void)alignment;
+  std::free(p);
 }
 
 void* allocate_nothrow(std::size_t size, std::size_t alignment) noexcept
@@ -152,21 +176,39 @@ void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) n
   return allocate_nothrow(n, std::size_t(a));
 }
 // Asio's recycling allocator (its default, and std::allocator<void>'s in its operations)
-// takes memory from aligned_alloc: replaced too, so that it fails as operator new does.
+// takes memory from aligned_alloc where the C library has it: replaced too, so that it
+// fails as operator new does. (MinGW-w64 has none: Asio uses Boost.Align's there, which
+// the test cannot replace in a static program, and does not fail.)
+#if !defined(_WIN32)
 extern "C" void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept
 {
   return allocate_nothrow(size, alignment);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#endif
+void operator delete(void* p) noexcept { deallocate(p, 0); }
+void operator delete[](void* p) noexcept { deallocate(p, 0); }
+void operator delete(void* p, std::size_t) noexcept { deallocate(p, 0); }
+void operator delete[](void* p, std::size_t) noexcept { deallocate(p, 0); }
+void operator delete(void* p, std::align_val_t a) noexcept { deallocate(p, std::size_t(a)); }
+void operator delete[](void* p, std::align_val_t a) noexcept { deallocate(p, std::size_t(a)); }
+void operator delete(void* p, std::size_t, std::align_val_t a) noexcept
+{
+  deallocate(p, std::size_t(a));
+}
+void operator delete[](void* p, std::size_t, std::align_val_t a) noexcept
+{
+  deallocate(p, std::size_t(a));
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { deallocate(p, 0); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { deallocate(p, 0); }
+void operator delete(void* p, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+  deallocate(p, std::size_t(a));
+}
+void operator delete[](void* p, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+  deallocate(p, std::size_t(a));
+}
 
 namespace {
 
@@ -504,10 +546,10 @@ int check_aborts(const std::string& configuration)
 
 enum outcome
 {
-  no_failure_injected = 0, // the scenario ran to its end with no allocation failing: done
-  held = 1,                // an allocation failed, and every rule held
-  broken = 2,              // a rule was broken (printed)
-  held_and_delivered = 3   // held, and a reactor thread's bad_alloc left run()
+  no_failure_injected = 40, // the scenario ran to its end with no allocation failing: done
+  held = 41,                // an allocation failed, and every rule held
+  broken = 42,              // a rule was broken (printed)
+  held_and_delivered = 43   // held, and a reactor thread's bad_alloc left run()
 };
 
 /// The child: run the scenario with the Nth allocation failing, then check the records.
@@ -552,6 +594,40 @@ int run_once(const std::string& configuration, long n)
   return only_reactor_threads.load() && run_threw.load() ? held_and_delivered : held;
 }
 
+#if defined(_WIN32)
+const char* program_path = "";
+
+/// What became of the child that ran N (this program again, given N): its outcome, or a
+/// description of its death.
+int run_child(const std::string& configuration, long n, std::string& death)
+{
+  std::fflush(stdout);
+  const std::string n_text = std::to_string(n);
+  std::vector<const char*> args{program_path, configuration.c_str()};
+  if (only_reactor_threads.load())
+    args.push_back("--reactor-threads");
+  args.push_back(n_text.c_str());
+  args.push_back(nullptr);
+  const std::intptr_t status = ::_spawnv(_P_WAIT, program_path, args.data());
+  if (status >= no_failure_injected && status <= held_and_delivered)
+    return static_cast<int>(status);
+  char text[64];
+  std::snprintf(text, sizeof text, status < 0 ? "could not run the child" : "exited with 0x%lx",
+                static_cast<unsigned long>(status));
+  death = text;
+  return broken;
+}
+
+/// Where the system has no PSN (Wine), the PSN backend runs on the test double.
+void prepare_backend(const std::string& configuration)
+{
+  if (configuration.find("backend=psn") != std::string::npos &&
+      !an::is_supported(an::port_backend::psn))
+    psn_double::install();
+}
+#else
+void prepare_backend(const std::string&) {}
+
 /// What became of the child that ran N: its outcome, or a description of its death.
 int run_child(const std::string& configuration, long n, std::string& death)
 {
@@ -565,7 +641,8 @@ int run_child(const std::string& configuration, long n, std::string& death)
     death = "could not run the child";
     return broken;
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) <= held_and_delivered)
+  if (WIFEXITED(status) && WEXITSTATUS(status) >= no_failure_injected &&
+      WEXITSTATUS(status) <= held_and_delivered)
     return WEXITSTATUS(status);
   death = WIFSIGNALED(status)
               ? std::string("terminated by signal ") + std::to_string(WTERMSIG(status)) + " (" +
@@ -573,6 +650,7 @@ int run_child(const std::string& configuration, long n, std::string& death)
               : "exited with " + std::to_string(WEXITSTATUS(status));
   return broken;
 }
+#endif
 
 } // namespace
 
@@ -590,11 +668,15 @@ int main(int argc, char** argv)
     return 2;
   }
   const std::string configuration = args[0];
+#if defined(_WIN32)
+  program_path = argv[0];
+#endif
+  prepare_backend(configuration);
+  only_reactor_threads.store(reactor_threads);
+  if (args.size() == 2) // one N in this process: a child on Windows, or to debug it
+    return run_once(configuration, std::atol(args[1].c_str()));
   if (!reactor_threads && check_aborts(configuration) != 0)
     return 1;
-  only_reactor_threads.store(reactor_threads);
-  if (args.size() == 2) // one N in this process, to debug it
-    return run_once(configuration, std::atol(args[1].c_str()));
   const bool reference = configuration == "stock";
   records.fill(record{}); // the children start afresh
   records_used = 0;

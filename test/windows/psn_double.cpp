@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <random>
 #include <vector>
 
@@ -400,8 +401,14 @@ DWORD dequeue(HANDLE port, win::afd_engine& engine, UINT32 timeout_ms, OVERLAPPE
     *received = 0;
     return the_adversary().alternate() ? ERROR_TIMEOUT : WAIT_TIMEOUT;
   }
-  std::vector<an::packet> translated(capacity);
-  std::vector<win::afd_engine::entry_kind> kinds(capacity);
+  // Kept by each thread and only grown: a dequeue allocates nothing once warm, as the
+  // system's would not (alloc_failure_test counts every allocation of the process).
+  static thread_local std::vector<an::packet> translated;
+  static thread_local std::vector<win::afd_engine::entry_kind> kinds;
+  if (translated.size() < capacity)
+    translated.resize(capacity);
+  if (kinds.size() < capacity) // apart: either may fail
+    kinds.resize(capacity);
   for (;;)
   {
     ULONG got = 0;
@@ -435,11 +442,11 @@ DWORD dequeue(HANDLE port, win::afd_engine& engine, UINT32 timeout_ms, OVERLAPPE
 
 } // namespace
 
-DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registration_count,
-                                          sock_notify_registration* registration_infos,
-                                          UINT32 timeout_ms, ULONG completion_count,
-                                          OVERLAPPED_ENTRY* completion_port_entries,
-                                          UINT32* received_entry_count)
+DWORD process_socket_notifications_or_throw(HANDLE completion_port, UINT32 registration_count,
+                                            sock_notify_registration* registration_infos,
+                                            UINT32 timeout_ms, ULONG completion_count,
+                                            OVERLAPPED_ENTRY* completion_port_entries,
+                                            UINT32* received_entry_count)
 {
   if ((registration_count == 0) != (registration_infos == nullptr))
     return ERROR_INVALID_PARAMETER;
@@ -459,6 +466,26 @@ DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registr
     return ERROR_SUCCESS;
   return dequeue(completion_port, *port->engine, timeout_ms, completion_port_entries,
                  completion_count, received_entry_count);
+}
+
+// The double's memory is the system's: a call that cannot have it fails as a whole, as
+// ProcessSocketNotifications does, and never throws into the port.
+DWORD WSAAPI process_socket_notifications(HANDLE completion_port, UINT32 registration_count,
+                                          sock_notify_registration* registration_infos,
+                                          UINT32 timeout_ms, ULONG completion_count,
+                                          OVERLAPPED_ENTRY* completion_port_entries,
+                                          UINT32* received_entry_count)
+{
+  try
+  {
+    return process_socket_notifications_or_throw(completion_port, registration_count,
+                                                 registration_infos, timeout_ms, completion_count,
+                                                 completion_port_entries, received_entry_count);
+  }
+  catch (const std::bad_alloc&)
+  {
+    return ERROR_NOT_ENOUGH_MEMORY;
+  }
 }
 
 void install() noexcept
