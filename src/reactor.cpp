@@ -7,6 +7,7 @@
 // The reactor: per-socket operation queues on top of the notification port, the
 // REMOVE-synchronised teardown of socket state, and the drivers that dequeue packets.
 
+#include <boost/asio_notify/detail/op_work.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
 #include <boost/asio_notify/port.hpp>
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+#include <optional>
 #include <vector>
 
 namespace boost {
@@ -113,6 +115,7 @@ struct reactor_core::impl final : packet_handler
   // The driver starts with the first socket, whose executor tells which context runs it.
   void attach(const boost::asio::any_io_executor& io_executor)
   {
+    learn_abort_hop(io_executor);
     if (driver_ready.load(std::memory_order_acquire))
       return;
     std::lock_guard<std::mutex> lock(driver_mutex);
@@ -120,6 +123,27 @@ struct reactor_core::impl final : packet_handler
       return;
     driver = make_driver(io_executor, options, the_port, *this);
     driver_ready.store(true, std::memory_order_release);
+  }
+
+  // The io_context beneath the first socket's executor that has one: this reactor's
+  // execution context, through which aborted operations on a program's executor hop.
+  void learn_abort_hop(const boost::asio::any_io_executor& io_executor)
+  {
+    if (abort_hop_known.load(std::memory_order_acquire))
+      return;
+    const auto hop = io_context_beneath(io_executor);
+    if (!hop)
+      return;
+    std::lock_guard<std::mutex> lock(driver_mutex);
+    if (abort_hop)
+      return;
+    abort_hop.emplace(*hop);
+    abort_hop_known.store(true, std::memory_order_release);
+  }
+
+  const boost::asio::io_context::executor_type* abort_hop_executor() const noexcept
+  {
+    return abort_hop_known.load(std::memory_order_acquire) ? &*abort_hop : nullptr;
   }
 
   ~impl() { shutdown(); }
@@ -293,6 +317,7 @@ struct reactor_core::impl final : packet_handler
     // Counted before the handlers are scheduled: a handler that reads the statistics
     // sees its own operation.
     operations_completed.fetch_add(n, std::memory_order_relaxed);
+    const abort_hop_scope hop(first == completion_mode::aborted ? abort_hop_executor() : nullptr);
     if (first == rest)
       return done.complete_all(rest); // in order
     reactor_op* head = done.pop();
@@ -345,6 +370,8 @@ struct reactor_core::impl final : packet_handler
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
   std::atomic<bool> shut_down{false};
+  std::optional<boost::asio::io_context::executor_type> abort_hop; // set once, under driver_mutex
+  std::atomic<bool> abort_hop_known{false};
 
   std::atomic<std::uint64_t> registered_sockets{0};
   std::atomic<std::uint64_t> packets_dequeued{0};

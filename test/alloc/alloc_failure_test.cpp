@@ -18,7 +18,7 @@
 //   with its operation; LeakSanitizer checks the rest in the ASan stage);
 // - nothing terminates, and the reactor ends with no socket registered in its port.
 // Before them, once: close(), cancel() and a socket's destruction with operations pending
-// allocate nothing, whatever executor the aborted handlers have.
+// allocate nothing, whatever executor the aborted handlers or their sockets have.
 //
 // With --reactor-threads only the reactor threads' allocations are counted, and from the Nth
 // on every one of theirs fails (a reactor thread out of memory): a batch it cannot hand over
@@ -63,6 +63,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -82,7 +83,9 @@ namespace {
 // thread but the one that runs the scenario and the io_context; there, from the Nth on, every
 // allocation of those threads fails (a reactor thread that has run out of memory).
 std::atomic<long> allocations_left{0};
-std::atomic<long> allocations_made{0}; // every allocation, failed or not
+// Every allocation of this thread, failed or not (what a reactor thread allocates meanwhile
+// is not the calling thread's).
+thread_local long allocations_made = 0;
 std::atomic<bool> failure_injected{false};
 std::atomic<bool> only_reactor_threads{false};
 std::atomic<bool> out_of_memory{false}; // only_reactor_threads: the Nth and all after it fail
@@ -116,7 +119,7 @@ void stop_failing() noexcept
 
 void* allocate(std::size_t size, std::size_t alignment)
 {
-  allocations_made.fetch_add(1, std::memory_order_relaxed);
+  ++allocations_made;
   if (fails_now())
     throw std::bad_alloc();
   void* p = nullptr;
@@ -283,6 +286,10 @@ public:
   static constexpr asio::execution::blocking_t::never_t query(asio::execution::blocking_t) noexcept
   {
     return asio::execution::blocking.never;
+  }
+  allocating_executor require(asio::execution::blocking_t::never_t) const noexcept
+  {
+    return *this; // for any_io_executor: a socket's own executor
   }
   template <class F>
   void execute(F&& f) const
@@ -473,22 +480,24 @@ void scenario(asio::io_context& ioc, const Strand& strand)
 
 /** close(), cancel() and a socket's destruction are noexcept or may not fail for want of memory:
     they allocate nothing, whatever executor the handlers they abort have (the io_context's, a
-    strand, a program's own); the aborted handlers then run, each once. Returns the
-    allocations made by the aborting calls. */
+    strand, a program's own), whether bound to the handler or given to the socket; the
+    aborted handlers then run, each once. Returns the allocations the calling thread made
+    in the aborting calls. */
 template <class Tcp, class Strand>
 long allocations_of_aborts(asio::io_context& ioc, const Strand& strand)
 {
   using socket = typename Tcp::socket;
   typename Tcp::acceptor listener(ioc, typename Tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-  std::array<socket, 8> s{socket(ioc), socket(ioc), socket(ioc),    socket(ioc),
-                          socket(ioc), socket(ioc), socket(strand), socket(strand)};
+  const allocating_executor refusing(ioc.get_executor());
+  std::array<socket, 10> s{socket(ioc),      socket(ioc), socket(ioc),    socket(ioc),
+                           socket(ioc),      socket(ioc), socket(strand), socket(strand),
+                           socket(refusing), socket(ioc)};
   for (std::size_t i = 0; i < s.size(); i += 2)
   {
     s[i].connect(listener.local_endpoint());
     listener.accept(s[i + 1]);
   }
-  const allocating_executor refusing(ioc.get_executor());
-  std::array<std::array<char, 4>, 8> in{};
+  std::array<std::array<char, 4>, 10> in{};
   initiate("aborted by close, strand", [&](tracked h) {
     s[0].async_read_some(asio::buffer(in[0]), asio::bind_executor(strand, std::move(h)));
   });
@@ -506,15 +515,18 @@ long allocations_of_aborts(asio::io_context& ioc, const Strand& strand)
   });
   initiate("aborted by close, socket on a strand",
            [&](tracked h) { s[6].async_read_some(asio::buffer(in[6]), std::move(h)); });
-  const long before = allocations_made.load();
+  initiate("aborted by close, socket on a program's executor",
+           [&](tracked h) { s[8].async_read_some(asio::buffer(in[8]), std::move(h)); });
+  const long before = allocations_made;
   error_code ignored;
   s[0].close(ignored);
   s[2].cancel(ignored);
   s[6].close(ignored);
+  s[8].close(ignored);
   {
     socket doomed(std::move(s[4]));
   }
-  const long made = allocations_made.load() - before;
+  const long made = allocations_made - before;
   run_to_end(ioc);
   for (std::size_t i = 0; i < records_used; ++i)
     if (records[i].calls != 1)
@@ -608,12 +620,21 @@ int run_child(const std::string& configuration, long n, std::string& death)
     args.push_back("--reactor-threads");
   args.push_back(n_text.c_str());
   args.push_back(nullptr);
-  const std::intptr_t status = ::_spawnv(_P_WAIT, program_path, args.data());
+  // A process that cannot be started (seen under Wine, loaded) is tried again.
+  std::intptr_t status = -1;
+  for (int attempt = 0; attempt < 5 && status < 0; ++attempt)
+  {
+    if (attempt != 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    status = ::_spawnv(_P_WAIT, program_path, args.data());
+  }
   if (status >= no_failure_injected && status <= held_and_delivered)
     return static_cast<int>(status);
   char text[64];
-  std::snprintf(text, sizeof text, status < 0 ? "could not run the child" : "exited with 0x%lx",
-                static_cast<unsigned long>(status));
+  if (status < 0)
+    std::snprintf(text, sizeof text, "could not run the child (errno %d)", errno);
+  else
+    std::snprintf(text, sizeof text, "exited with 0x%lx", static_cast<unsigned long>(status));
   death = text;
   return broken;
 }

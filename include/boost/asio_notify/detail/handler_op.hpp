@@ -105,9 +105,13 @@ private:
       return op->work_.count_queued();
     if (mode == completion_mode::destroy)
       return discard(op);
-    if (mode == completion_mode::aborted && !op->work_.schedules_on_io_context() &&
-        op->work_.io_runs_on_io_context())
-      return op->work_.post_on_io_context(op_hop<handler_op>(op));
+    if (mode == completion_mode::aborted && !op->work_.schedules_on_io_context())
+    {
+      if (op->work_.io_runs_on_io_context())
+        return op->work_.post_on_io_context(op_hop<handler_op>(op));
+      if (const auto* hop = abort_hop_scope::current())
+        return boost::asio::post(*hop, op_hop<handler_op>(op));
+    }
     // The work moves out first: the handler may run (and free the operation) inside
     // schedule, and the work is kept until the completion is queued.
     op_work<Handler, IoExecutor> work(std::move(op->work_));

@@ -84,6 +84,29 @@ io_context_beneath(const Executor& ex) noexcept
   return std::nullopt;
 }
 
+/** The io_context executor of the reactor whose aborting completion is under way on this
+    thread (set by the reactor around it), or null. An aborted operation whose executors
+    lead to no io_context (a program's executor given to the socket) hops through it: every
+    socket of a reactor runs on the reactor's execution context. */
+class abort_hop_scope
+{
+public:
+  explicit abort_hop_scope(const boost::asio::io_context::executor_type* hop) noexcept
+      : previous_(current_)
+  {
+    current_ = hop;
+  }
+  abort_hop_scope(const abort_hop_scope&) = delete;
+  abort_hop_scope& operator=(const abort_hop_scope&) = delete;
+  ~abort_hop_scope() { current_ = previous_; }
+
+  static const boost::asio::io_context::executor_type* current() noexcept { return current_; }
+
+private:
+  static inline thread_local const boost::asio::io_context::executor_type* current_ = nullptr;
+  const boost::asio::io_context::executor_type* previous_;
+};
+
 /// An object allocated with Asio's recycling allocator: op_work's rarely needed parts,
 /// kept out of line so that the common operation stays small.
 template <class T>
