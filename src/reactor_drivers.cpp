@@ -11,7 +11,6 @@
 #include "reactor_driver.hpp"
 #include "inline_driver_shape.hpp"
 #include "exception_mailbox.hpp"
-#include "slot_allocator.hpp"
 
 #include <boost/asio/defer.hpp>
 #include <boost/asio/error.hpp>
@@ -701,7 +700,7 @@ private:
 
   struct ready_handler
   {
-    using allocator_type = slot_allocator<void>;
+    using allocator_type = arena_allocator<void, basic_arena<256>>;
     allocator_type get_allocator() const noexcept { return allocator_type(self->slot_); }
     void operator()(const boost::system::error_code& ec) const { self->on_ready(ec); }
     std::shared_ptr<descriptor_waiter> self;
@@ -712,7 +711,7 @@ private:
 
   port_batch batch_;
   std::optional<descriptor> descriptor_;
-  handler_slot slot_; // one wait at a time
+  basic_arena<256> slot_; // one wait at a time
   bool stopped_ = false;
 };
 

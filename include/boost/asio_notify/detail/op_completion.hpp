@@ -23,48 +23,52 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/** Room inside an operation for the one object Asio allocates to schedule its completion
-    (an executor's queued function holding an `op_completion`), so that the operation's own
-    allocation, through its handler's allocator, is the only one (Asio's own operations
-    allocate once). A larger or a second request goes to Asio's recycling allocator. */
-struct completion_arena
+/// Room for one object Asio allocates to schedule a handler (see arena_allocator).
+template <std::size_t Size>
+struct basic_arena
 {
-  /// Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
-  /// on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90 (and 8 to spare), 72
-  /// on Windows, whose queued operations begin with an `OVERLAPPED` (with its flags, the
-  /// arena takes 64 bytes on POSIX, 80 on Windows). Every pending operation carries
-  /// it, so it is kept small: idle connections pay for it (completion_arena_test checks
-  /// that it fits, on each platform).
-#if defined(_WIN32)
-  static constexpr std::size_t size = 72;
-#else
-  static constexpr std::size_t size = 48;
-#endif
+  static constexpr std::size_t size = Size;
 
-  alignas(std::max_align_t) unsigned char bytes[size];
+  alignas(std::max_align_t) unsigned char bytes[Size];
   bool used = false;
-  /// A request missed the arena: the completion lives elsewhere, and no later request (a
-  /// strand's invoker, say) may take the arena, which goes when the operation is freed.
+  /// A request missed the arena: the object lives elsewhere, and no later request (a
+  /// strand's invoker, say) may take the arena, which goes when its owner is freed.
   bool spent = false;
 };
 
-/// The allocator of an `op_completion`: its operation's arena, else Asio's recycling one.
-template <class T>
+/** Room inside an operation for the one object Asio allocates to schedule its completion
+    (an executor's queued function holding an `op_completion`), so that the operation's own
+    allocation, through its handler's allocator, is the only one (Asio's own operations
+    allocate once). A larger or a second request goes to Asio's recycling allocator.
+    Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
+    on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90 (and 8 to spare), 72
+    on Windows, whose queued operations begin with an `OVERLAPPED` (with its flags, the
+    arena takes 64 bytes on POSIX, 80 on Windows). Every pending operation carries it, so
+    it is kept small: idle connections pay for it (completion_arena_test checks that it
+    fits, on each platform). */
+#if defined(_WIN32)
+using completion_arena = basic_arena<72>;
+#else
+using completion_arena = basic_arena<48>;
+#endif
+
+/// The allocator of a handler scheduled in an arena (an `op_completion`: its operation's),
+/// else Asio's recycling one.
+template <class T, class Arena = completion_arena>
 class arena_allocator
 {
 public:
   using value_type = T;
 
-  explicit arena_allocator(completion_arena& arena) noexcept : arena_(&arena) {}
+  explicit arena_allocator(Arena& arena) noexcept : arena_(&arena) {}
   template <class U>
-  arena_allocator(const arena_allocator<U>& other) noexcept : arena_(other.arena_)
+  arena_allocator(const arena_allocator<U, Arena>& other) noexcept : arena_(other.arena_)
   {
   }
 
   T* allocate(std::size_t n)
   {
-    const bool fits =
-        n * sizeof(T) <= completion_arena::size && alignof(T) <= alignof(std::max_align_t);
+    const bool fits = n * sizeof(T) <= Arena::size && alignof(T) <= alignof(std::max_align_t);
     if (!arena_->used && !arena_->spent && fits)
     {
       arena_->used = true;
@@ -93,9 +97,9 @@ public:
   }
 
 private:
-  template <class U>
+  template <class U, class A>
   friend class arena_allocator;
-  completion_arena* arena_;
+  Arena* arena_;
 };
 
 /// An operation owned on its way through an executor: destroyed without being invoked (the
