@@ -5,7 +5,8 @@
 #                   socket suite also against stock Asio; the socket, service, fault and soak
 #                   suites also on the adversarial port (so in asan-ubsan, tsan and windows-wine)
 #   release-clang   Clang, Release, Boost 1.81: the whole tree, every test
-#   asan-ubsan      GCC, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: every test
+#   asan-ubsan      GCC, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: every test but
+#                   the WebSocket suite (for time; the debug stage runs it)
 #   tsan            GCC, Debug, ThreadSanitizer: the service, fault and soak suites and the socket
 #                   suite (every driver), also on the adversarial port
 #   b2              the b2 build (Boost 1.81)
