@@ -317,7 +317,11 @@ struct reactor_core::impl final : packet_handler
     // Counted before the handlers are scheduled: a handler that reads the statistics
     // sees its own operation.
     operations_completed.fetch_add(n, std::memory_order_relaxed);
-    const abort_hop_scope hop(first == completion_mode::aborted ? abort_hop_executor() : nullptr);
+    if (first == rest && first == completion_mode::aborted)
+    {
+      const abort_hop_scope hop(abort_hop_executor()); // only here: off the I/O path
+      return done.complete_all(rest);
+    }
     if (first == rest)
       return done.complete_all(rest); // in order
     reactor_op* head = done.pop();
