@@ -5,11 +5,14 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // asio_notify_bench: every scenario on stock Boost.Asio and on the notify reactor (in each
-// of its driver/trigger configurations), alternately, in one invocation. See README.md.
+// of its driver/trigger configurations) in one invocation: each measurement in a child
+// process of its own, after a warm-up, the backends in a shuffled order each round. See
+// README.md.
 //
-//   asio_notify_bench [--quick] [--out DIR] [--rounds N] [--only LIST] [--no-variants]
+//   asio_notify_bench [--quick] [--out DIR] [--rounds N] [--seed N] [--only LIST] [--no-variants]
 //                     [--psn-double]   (Windows builds with the tests' PSN double)
-//   asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR] [--rounds N] [--no-variants]
+//   asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR] [--rounds N] [--seed N]
+//                     [--no-variants]
 //
 // Exit status: 0 when every scenario ran and produced sane numbers, whatever the timings;
 // 1 when one failed; 2 for a bad command line.
@@ -37,7 +40,9 @@
 #include <functional>
 #include <map>
 #include <iostream>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -60,9 +65,10 @@ constexpr std::size_t max_io_threads = 1024; // for --threads
 struct config
 {
   bool quick = false;
-  bool scaling = false; // --scaling
-  int rounds = 5;
-  int deterministic_rounds = 3; // memory and system call counts barely vary
+  bool scaling = false;              // --scaling
+  int rounds = 7;                    // 7: the median's 95 % interval is the rounds' range
+  int deterministic_rounds = 3;      // system call counts barely vary
+  std::optional<std::uint64_t> seed; // --seed: of the backends' order; else a random one
   std::string out = "bench_results";
   bool variants = true;
   bool psn_double = false;    // --psn-double: install the test double where there is no PSN
@@ -71,10 +77,11 @@ struct config
   std::vector<std::size_t> io_threads;                       // those measured: capped, unique
 
   std::uint64_t latency_round_trips = 100000;
+  std::uint64_t latency_warmup = 5000;                // untimed round trips before the timed ones
   std::chrono::milliseconds latency_time_limit{3000}; // for configurations 10x slower
   std::size_t throughput_connections = 256;
   std::chrono::milliseconds throughput_duration{2000};
-  std::size_t throughput_threads = 2;
+  std::vector<std::size_t> throughput_threads{1, 2};
   std::size_t storm_sockets = 10000;
   std::size_t storm_subset = 1000;
   std::size_t storm_phases = 200;
@@ -96,6 +103,7 @@ struct config
     rounds = 1;
     deterministic_rounds = 1;
     latency_round_trips = 2000;
+    latency_warmup = 200;
     latency_time_limit = std::chrono::milliseconds(1000);
     throughput_connections = 32;
     throughput_duration = std::chrono::milliseconds(200);
@@ -328,6 +336,25 @@ std::vector<std::string> split(const std::string& s, char separator)
   return fields;
 }
 
+/// The fields of a child's count ("a/b/c"), as numbers; those missing are 0.
+std::vector<std::uint64_t> count_fields(const std::string& count, std::size_t n)
+{
+  std::vector<std::uint64_t> v(n, 0);
+  const std::vector<std::string> f = split(count, '/');
+  for (std::size_t i = 0; i < n && i < f.size(); ++i)
+    v[i] = f[i].empty() ? 0 : std::stoull(f[i]);
+  return v;
+}
+
+/// "a/b/c" from the numbers a, b, c.
+std::string count_of(std::initializer_list<std::uint64_t> fields)
+{
+  std::string count;
+  for (std::uint64_t f : fields)
+    count += (count.empty() ? "" : "/") + std::to_string(f);
+  return count;
+}
+
 struct throughput_params
 {
   std::size_t connections = 256;
@@ -337,19 +364,16 @@ struct throughput_params
   /// The count of `--child throughput`: milliseconds[/threads[/connections]].
   std::string child_count() const
   {
-    return std::to_string(duration.count()) + "/" + std::to_string(threads) + "/" +
-           std::to_string(connections);
+    return count_of({static_cast<std::uint64_t>(duration.count()), threads, connections});
   }
 
   static throughput_params from_child_count(const std::string& count)
   {
-    const std::vector<std::string> f = split(count, '/');
+    const std::vector<std::uint64_t> f = count_fields(count, 3);
     throughput_params p;
-    p.duration = std::chrono::milliseconds(std::stoll(f[0]));
-    if (f.size() > 1)
-      p.threads = std::stoul(f[1]);
-    if (f.size() > 2)
-      p.connections = std::stoul(f[2]);
+    p.duration = std::chrono::milliseconds(f[0]);
+    p.threads = f[1] ? f[1] : p.threads;
+    p.connections = f[2] ? f[2] : p.connections;
     return p;
   }
 };
@@ -359,42 +383,98 @@ struct latency_params
   std::uint64_t round_trips = 100000;
   std::chrono::milliseconds time_limit = std::chrono::hours(24);
   std::size_t threads = 1;
+  std::uint64_t warmup = 0; // untimed round trips first, on the same io_context
 
-  /// The count of `--child pingpong`: round trips[/threads[/time limit in ms]].
+  /// The count of `--child pingpong`: round trips[/threads[/time limit in ms[/warm-up]]].
   std::string child_count() const
   {
-    return std::to_string(round_trips) + "/" + std::to_string(threads) + "/" +
-           std::to_string(time_limit.count());
+    return count_of({round_trips, threads, static_cast<std::uint64_t>(time_limit.count()), warmup});
   }
 
   static latency_params from_child_count(const std::string& count)
   {
-    const std::vector<std::string> f = split(count, '/');
+    const std::vector<std::uint64_t> f = count_fields(count, 4);
     latency_params p;
-    p.round_trips = std::stoull(f[0]);
-    if (f.size() > 1)
-      p.threads = std::stoul(f[1]);
-    if (f.size() > 2)
-      p.time_limit = std::chrono::milliseconds(std::stoll(f[2]));
+    p.round_trips = f[0];
+    p.threads = f[1] ? f[1] : p.threads;
+    p.time_limit = f[2] ? std::chrono::milliseconds(f[2]) : p.time_limit;
+    p.warmup = f[3];
     return p;
   }
 };
 
-/// The throughput scenario on `b`, in this process.
+/// The async_wait storms: the read storm writes to `subset` sockets a phase; the write
+/// storm (`write`) waits on every socket every phase.
+struct storm_params
+{
+  bool write = false;
+  std::size_t sockets = 10000;
+  std::size_t subset = 1000;
+  std::size_t phases = 200;
+
+  const char* child_mode() const { return write ? "write_storm" : "storm"; }
+
+  /// The count of `--child storm` (sockets[/subset[/phases]]) or `--child write_storm`
+  /// (sockets[/phases]).
+  std::string child_count() const
+  {
+    return write ? count_of({sockets, phases}) : count_of({sockets, subset, phases});
+  }
+
+  /// Missing fields: a tenth of the sockets written a phase, 200 phases.
+  static storm_params from_child_count(bool write, const std::string& count)
+  {
+    const std::vector<std::uint64_t> f = count_fields(count, write ? 2 : 3);
+    storm_params p;
+    p.write = write;
+    p.sockets = f[0];
+    p.subset = write ? 0 : f[1] ? f[1] : std::max<std::size_t>(p.sockets / 10, 1);
+    p.phases = f.back() ? f.back() : p.phases;
+    return p;
+  }
+};
+
+/** The throughput scenario on `b`, in this process, after a warm-up of a quarter of the
+    duration (at most 500 ms) on the same io_context and connections' kind. */
 throughput_result throughput_on(const backend& b, const throughput_params& p)
 {
   return on_backend(b, [&](auto& ioc, auto tag) {
-    return run_throughput<typename decltype(tag)::type>(ioc, p.connections, throughput_message,
-                                                        p.duration, p.threads);
+    using tcp = typename decltype(tag)::type;
+    const auto warmup = std::min(p.duration / 4, std::chrono::milliseconds(500));
+    throughput_result w =
+        run_throughput<tcp>(ioc, p.connections, throughput_message, warmup, p.threads);
+    if (!w.error.empty())
+      return w;
+    ioc.restart();
+    return run_throughput<tcp>(ioc, p.connections, throughput_message, p.duration, p.threads);
   });
 }
 
-/// The ping-pong scenario on `b`, in this process, every round trip timed.
+/// The ping-pong scenario on `b`, in this process, every round trip timed after p.warmup
+/// untimed ones.
 latency_result latency_on(const backend& b, const latency_params& p)
 {
   return on_backend(b, [&](auto& ioc, auto tag) {
-    return run_latency<typename decltype(tag)::type>(ioc, p.round_trips, latency_message, true,
-                                                     p.time_limit, p.threads);
+    using tcp = typename decltype(tag)::type;
+    if (p.warmup != 0)
+    {
+      latency_result w =
+          run_latency<tcp>(ioc, p.warmup, latency_message, false, p.time_limit, p.threads);
+      if (!w.error.empty())
+        return w;
+      ioc.restart();
+    }
+    return run_latency<tcp>(ioc, p.round_trips, latency_message, true, p.time_limit, p.threads);
+  });
+}
+
+/// The read or the write storm on `b`, in this process; the first phase of each warms up.
+storm_result storm_on(const backend& b, const storm_params& p)
+{
+  return on_backend(b, [&](auto& ioc, auto tag) {
+    using tcp = typename decltype(tag)::type;
+    return p.write ? run_write_storm<tcp>(ioc, p.sockets, p.phases)
+                   : run_storm<tcp>(ioc, p.sockets, p.subset, p.phases);
   });
 }
 
@@ -428,38 +508,54 @@ double output_value(const std::string& output, const std::string& key)
   return end == begin ? NAN : v;
 }
 
-/// The throughput scenario on `b` in a child process of its own, or in this one where
-/// there are no children.
-throughput_result throughput_isolated(const backend& b, const throughput_params& p)
+/** A measurement in a child process of its own (`--child what`), so that no measurement
+    inherits another's heap or threads; in this process (`local()`) where there are no
+    children. `read(output, result)` takes the figures from the child's output, and the
+    result fails when `key` is not among them. */
+template <class Result, class Local, class Read>
+Result isolated(const char* what, const backend& b, const std::string& count, const char* key,
+                Local local, Read read)
 {
   if (!can_spawn_children())
-    return throughput_on(b, p);
-  throughput_result r;
+    return local();
+  Result r;
   std::string output;
-  r.error = run_child("throughput", b, p.child_count(), output);
-  r.mb_per_s = output_value(output, "MB/s");
-  if (r.error.empty() && std::isnan(r.mb_per_s))
-    r.error = "no MB/s in the child's output: " + output;
+  r.error = run_child(what, b, count, output);
+  read(output, r);
+  if (r.error.empty() && std::isnan(output_value(output, key)))
+    r.error = std::string("no ") + key + " in the child's output: " + output;
   return r;
 }
 
-/// The ping-pong scenario on `b` in a child process of its own, or in this one where
-/// there are no children.
+throughput_result throughput_isolated(const backend& b, const throughput_params& p)
+{
+  return isolated<throughput_result>(
+      "throughput", b, p.child_count(), "MB/s", [&] { return throughput_on(b, p); },
+      [](const std::string& out, throughput_result& r) { r.mb_per_s = output_value(out, "MB/s"); });
+}
+
 latency_result latency_isolated(const backend& b, const latency_params& p)
 {
-  if (!can_spawn_children())
-    return latency_on(b, p);
-  latency_result r;
-  std::string output;
-  r.error = run_child("pingpong", b, p.child_count(), output);
-  r.mean_us = output_value(output, "mean_us");
-  r.p50_us = output_value(output, "p50_us");
-  r.p99_us = output_value(output, "p99_us");
-  const double made = output_value(output, "round_trips");
-  r.round_trips = std::isnan(made) ? 0 : static_cast<std::uint64_t>(made);
-  if (r.error.empty() && (std::isnan(r.p50_us) || std::isnan(r.p99_us)))
-    r.error = "no p50_us/p99_us in the child's output: " + output;
-  return r;
+  return isolated<latency_result>(
+      "pingpong", b, p.child_count(), "p99_us", [&] { return latency_on(b, p); },
+      [](const std::string& out, latency_result& r) {
+        r.mean_us = output_value(out, "mean_us");
+        r.p50_us = output_value(out, "p50_us");
+        r.p99_us = output_value(out, "p99_us");
+        const double made = output_value(out, "round_trips");
+        r.round_trips = std::isnan(made) ? 0 : static_cast<std::uint64_t>(made);
+      });
+}
+
+storm_result storm_isolated(const backend& b, const storm_params& p)
+{
+  return isolated<storm_result>(
+      p.child_mode(), b, p.child_count(), "events_per_s", [&] { return storm_on(b, p); },
+      [](const std::string& out, storm_result& r) {
+        r.events_per_s = output_value(out, "events_per_s");
+        r.spurious = static_cast<std::uint64_t>(std::max(0.0, output_value(out, "spurious")));
+        r.peers_in_child = output_value(out, "peers_in_child") == 1;
+      });
 }
 
 // ---- running rounds ---------------------------------------------------------------------------
@@ -494,37 +590,65 @@ void start_quick_deadline(std::chrono::seconds limit)
   }).detach();
 }
 
+/// Whether `b` is the notify reactor as Windows configures it by default (the thread
+/// driver, one-shot level), on whichever port it runs.
+bool is_windows_default(const backend& b)
+{
+  return b.notify && b.options.driver == an::driver_kind::thread &&
+         b.options.trigger == an::trigger_strategy::oneshot_level;
+}
+
+/** A metric with a row per backend. The default configuration's row gets `target` (its
+    bound on the ratio to stock), a row of the Windows default configuration (which is
+    the default one on Windows) `windows_target`; 0: none. */
 metric make_metric(const std::vector<backend>& backends, std::string key, std::string title,
-                   std::string unit, bool lower_is_better, double target)
+                   std::string unit, bool lower_is_better, double target, double windows_target = 0)
 {
   metric m;
   m.key = std::move(key);
   m.title = std::move(title);
   m.unit = std::move(unit);
   m.lower_is_better = lower_is_better;
-  m.target = target;
   for (const backend& b : backends)
   {
     row r;
     r.on = &b;
     if (b.notify)
       r.note = unsupported_cause(b.options.backend);
+    r.target = is_windows_default(b) ? windows_target : b.is_default ? target : 0;
     m.rows.push_back(r);
   }
   return m;
 }
 
-/** `rounds` rounds; in each, `one(backend)` on every backend, starting one further along
-    each round so that no backend always runs first. `one` returns an error or "". */
+std::mt19937_64 backend_order; // seeded from the printed seed
+
+/// The seed of backend_order: `asked`, or a random one; printed, so that --seed repeats it.
+std::uint64_t seed_backend_order(std::optional<std::uint64_t> asked)
+{
+  std::random_device entropy;
+  const std::uint64_t seed =
+      asked ? *asked
+            : std::uniform_int_distribution<std::uint32_t>(1, UINT32_MAX)(entropy); // as --seed
+  backend_order.seed(seed);
+  std::cout << "backend order: shuffled in each round, seed " << seed << '\n';
+  return seed;
+}
+
+/** `rounds` rounds; in each, `one(backend)` on every backend, in an order shuffled anew
+    each round (backend_order), so that no backend runs in the same place each time. `one`
+    returns an error or "". */
 void run_rounds(const char* scenario, int rounds, const std::vector<backend>& backends,
                 const std::function<std::string(std::size_t)>& one)
 {
+  std::vector<std::size_t> order(backends.size());
   for (int round = 0; round < rounds; ++round)
   {
     std::cout << scenario << ", round " << round + 1 << '/' << rounds << ':' << std::flush;
-    for (std::size_t k = 0; k < backends.size(); ++k)
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), backend_order);
+    for (const std::size_t i : order)
     {
-      const std::size_t i = (k + static_cast<std::size_t>(round)) % backends.size();
       if (backends[i].notify && !an::is_supported(backends[i].options.backend))
         continue; // reported as n/a, with the cause
       std::string error;
@@ -599,13 +723,14 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
                       std::vector<metric>& out)
 {
   metric mean = make_metric(backends, "latency_mean_us", "ping-pong latency, mean",
-                            "us per round trip; " + latency_unit(c, 1), true, 1.05);
+                            "us per round trip; " + latency_unit(c, 1), true, 1.05, 1.30);
   metric p50 = make_metric(backends, "latency_p50_us", "ping-pong latency, p50", "us", true, 0);
-  metric p99 = make_metric(backends, "latency_p99_us", "ping-pong latency, p99", "us", true, 0);
-  const latency_params params{c.latency_round_trips, c.latency_time_limit, 1};
+  metric p99 =
+      make_metric(backends, "latency_p99_us", "ping-pong latency, p99", "us", true, 0, 1.30);
+  const latency_params params{c.latency_round_trips, c.latency_time_limit, 1, c.latency_warmup};
   shortfall limited;
   run_rounds("ping-pong latency", c.rounds, backends, [&](std::size_t i) {
-    const latency_result r = latency_on(backends[i], params);
+    const latency_result r = latency_isolated(backends[i], params);
     limited.record(backends[i].label, r.round_trips, params.round_trips);
     if (r.error.empty())
     {
@@ -621,20 +746,42 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
   out.push_back(p99);
 }
 
-void throughput_scenario(const config& c, const std::vector<backend>& backends,
+void throughput_scenario(const config& c, const std::vector<backend>& backends, std::size_t threads,
                          std::vector<metric>& out)
 {
-  metric m = make_metric(backends, "throughput_mb_s", "echo throughput",
-                         throughput_unit(c, c.throughput_threads), false, 0.95);
-  const throughput_params params{c.throughput_connections, c.throughput_duration,
-                                 c.throughput_threads};
-  run_rounds("echo throughput", c.rounds, backends, [&](std::size_t i) {
-    const throughput_result r = throughput_on(backends[i], params);
+  const std::string title = "echo throughput" + threads_text(threads);
+  metric m = make_metric(backends,
+                         "throughput_" + std::to_string(threads) +
+                             (threads == 1 ? "_thread" : "_threads") + "_mb_s",
+                         title, throughput_unit(c, 0), false, 1.0, 0.90);
+  m.io_threads = threads;
+  const throughput_params params{c.throughput_connections, c.throughput_duration, threads};
+  run_rounds(title.c_str(), c.rounds, backends, [&](std::size_t i) {
+    const throughput_result r = throughput_isolated(backends[i], params);
     if (r.error.empty())
       m.rows[i].samples.push_back(r.mb_per_s);
     return r.error;
   });
   out.push_back(m);
+}
+
+/// The read or the write storm, every round of it in a child.
+metric storm_metric(const config& c, const std::vector<backend>& backends, metric m,
+                    const storm_params& p)
+{
+  bool in_child = true;
+  std::uint64_t spurious = 0;
+  run_rounds(m.title.c_str(), c.rounds, backends, [&](std::size_t i) {
+    const storm_result r = storm_isolated(backends[i], p);
+    in_child = in_child && r.peers_in_child;
+    spurious += r.spurious;
+    if (r.error.empty())
+      m.rows[i].samples.push_back(r.events_per_s / 1000);
+    return r.error;
+  });
+  m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
+           (spurious ? "; " + std::to_string(spurious) + " spurious wake-ups" : "");
+  return m;
 }
 
 void storm_scenario(const config& c, const std::vector<backend>& backends, std::size_t fd_limit,
@@ -653,22 +800,9 @@ void storm_scenario(const config& c, const std::vector<backend>& backends, std::
                          "k readiness events/s; " + std::to_string(sockets) + " sockets, " +
                              std::to_string(c.storm_subset) + " written per phase, " +
                              std::to_string(c.storm_phases) + " phases",
-                         false, 1.0);
-  bool in_child = true;
-  std::uint64_t spurious = 0;
-  run_rounds("async_wait storm", c.rounds, backends, [&](std::size_t i) {
-    const storm_result r = on_backend(backends[i], [&](auto& ioc, auto p) {
-      return run_storm<typename decltype(p)::type>(ioc, sockets, c.storm_subset, c.storm_phases);
-    });
-    in_child = in_child && r.peers_in_child;
-    spurious += r.spurious;
-    if (r.error.empty())
-      m.rows[i].samples.push_back(r.events_per_s / 1000);
-    return r.error;
-  });
-  m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
-           "; only the io_context's runs are timed" +
-           (spurious ? "; " + std::to_string(spurious) + " spurious wake-ups" : "");
+                         false, 1.0, 0.90);
+  m = storm_metric(c, backends, std::move(m), {false, sockets, c.storm_subset, c.storm_phases});
+  m.note += "; only the io_context's runs are timed";
 #if defined(_WIN32)
   m.note += "; stock Asio (IOCP) waits with a zero-byte overlapped WSARecv, cancelled before "
             "its socket closes: closed with it pending, Wine ends it with ERROR_HANDLES_CLOSED "
@@ -688,18 +822,8 @@ void write_storm_scenario(const config& c, const std::vector<backend>& backends,
                              " sockets waiting at once, " + std::to_string(c.write_storm_phases) +
                              " phases",
                          false, 1.0);
-  bool in_child = true;
-  run_rounds("async_wait(write) storm", c.rounds, backends, [&](std::size_t i) {
-    const storm_result r = on_backend(backends[i], [&](auto& ioc, auto p) {
-      return run_write_storm<typename decltype(p)::type>(ioc, sockets, c.write_storm_phases);
-    });
-    in_child = in_child && r.peers_in_child;
-    if (r.error.empty())
-      m.rows[i].samples.push_back(r.events_per_s / 1000);
-    return r.error;
-  });
-  m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
-           "; more sockets than FD_SETSIZE wait at once";
+  m = storm_metric(c, backends, std::move(m), {true, sockets, 0, c.write_storm_phases});
+  m.note += "; more sockets than FD_SETSIZE wait at once";
 #if defined(_WIN32)
   m.note += "; stock Asio (IOCP) waits for writability on its select() thread, started on "
             "first use (doc/performance.md)";
@@ -721,17 +845,16 @@ void idle_scenario(const config& c, const std::vector<backend>& backends, std::v
     out.push_back(m);
     return;
   }
-  run_rounds(
-      "idle connections", c.deterministic_rounds, backends, [&](std::size_t i) -> std::string {
-        std::string output;
-        const std::string error =
-            run_child("idle", backends[i], std::to_string(c.idle_connections), output);
-        const double bytes = output_value(output, "bytes_per_connection");
-        if (!error.empty() || std::isnan(bytes))
-          return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
-        m.rows[i].samples.push_back(bytes);
-        return "";
-      });
+  run_rounds("idle connections", c.rounds, backends, [&](std::size_t i) -> std::string {
+    std::string output;
+    const std::string error =
+        run_child("idle", backends[i], std::to_string(c.idle_connections), output);
+    const double bytes = output_value(output, "bytes_per_connection");
+    if (!error.empty() || std::isnan(bytes))
+      return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
+    m.rows[i].samples.push_back(bytes);
+    return "";
+  });
   out.push_back(m);
 }
 
@@ -750,7 +873,8 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
   const std::uint64_t n = c.syscall_round_trips;
   metric m = make_metric(backends, "syscalls_per_round_trip", "system calls per round trip",
                          "strace -f -c: (calls of " + std::to_string(n) +
-                             " round trips - calls of 0) / " + std::to_string(n) + "; both ends",
+                             " round trips - calls of 0) / " + std::to_string(n) +
+                             ", to 0.01 (what set-up and tear-down leave is less); both ends",
                          true, 1.0);
   if (!can_spawn_children() || *syscalls_unavailable())
   {
@@ -774,8 +898,8 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
       unavailable = full.ok ? base.error : full.error;
       return "";
     }
-    m.rows[i].samples.push_back(static_cast<double>(full.total - base.total) /
-                                static_cast<double>(n));
+    const double made = static_cast<double>(full.total - base.total) / static_cast<double>(n);
+    m.rows[i].samples.push_back(std::round(made * 100) / 100);
     auto& by_name = m.breakdown[b.id];
     if (by_name.empty())
       for (const auto& [name, calls] : full.calls)
@@ -838,7 +962,7 @@ scaling_point scaling_at(const config& c, const std::vector<backend>& backends, 
       p.throughput.rows[i].samples.push_back(r.mb_per_s);
     return r.error;
   });
-  const latency_params lp{c.latency_round_trips, c.latency_time_limit, threads};
+  const latency_params lp{c.latency_round_trips, c.latency_time_limit, threads, c.latency_warmup};
   shortfall limited;
   run_rounds(("ping-pong" + on).c_str(), c.rounds, backends, [&](std::size_t i) {
     const latency_result r = latency_isolated(backends[i], lp);
@@ -934,13 +1058,12 @@ int child_throughput(const backend& b, const throughput_params& p)
   return report_child(b, r.error, "MB/s", r.mb_per_s);
 }
 
-int child_storm(const backend& b, std::size_t sockets)
+int child_storm(const backend& b, const storm_params& p)
 {
-  const storm_result r = on_backend(b, [&](auto& ioc, auto p) {
-    return run_storm<typename decltype(p)::type>(ioc, sockets,
-                                                 std::max<std::size_t>(sockets / 10, 1), 200);
-  });
-  return report_child(b, r.error, "events/s", r.events_per_s);
+  const storm_result r = storm_on(b, p);
+  if (r.error.empty())
+    std::cout << "spurious=" << r.spurious << " peers_in_child=" << r.peers_in_child << ' ';
+  return report_child(b, r.error, "events_per_s", r.events_per_s);
 }
 
 int child_idle(const backend& b, std::size_t connections)
@@ -958,13 +1081,13 @@ int child_idle(const backend& b, std::size_t connections)
   return 0;
 }
 
-/** `--child <what> <backend id> <count>`: one scenario on one backend, in a process of its
-    own. `pingpong` (count: round trips[/threads[/time limit ms]]; prints the mean, p50 and
-    p99) runs under strace for the system call counts and for --scaling, `throughput`
-    (count: milliseconds[/threads[/connections]]) for --scaling, `idle` (count:
-    connections) measures memory in a fresh process; `storm` (count: sockets) is there to
-    profile one backend alone. A reactor that ran with another driver than asked for
-    prints "warning: ...". */
+/** `--child <what> <backend id> <count>`: one measurement on one backend, in a process of
+    its own (every measurement runs so). `pingpong` (count: round trips[/threads[/time
+    limit ms[/warm-up round trips]]]; prints the mean, p50 and p99; also run under strace
+    for the system call counts), `throughput` (count: milliseconds[/threads[/connections]]),
+    `storm` (count: sockets[/subset[/phases]]), `write_storm` (count: sockets[/phases]),
+    `idle` (count: connections). A reactor that ran with another driver than asked for prints
+    "warning: ...". */
 int child_main(const std::string& what, const std::string& id, const std::string& count)
 {
   const backend b = backend_from_id(id);
@@ -973,8 +1096,8 @@ int child_main(const std::string& what, const std::string& id, const std::string
     status = child_pingpong(b, latency_params::from_child_count(count));
   else if (what == "throughput")
     status = child_throughput(b, throughput_params::from_child_count(count));
-  else if (what == "storm")
-    status = child_storm(b, static_cast<std::size_t>(std::stoull(count)));
+  else if (what == "storm" || what == "write_storm")
+    status = child_storm(b, storm_params::from_child_count(what == "write_storm", count));
   else if (what == "idle")
     status = child_idle(b, static_cast<std::size_t>(std::stoull(count)));
   else
@@ -989,13 +1112,13 @@ int child_main(const std::string& what, const std::string& id, const std::string
 int usage()
 {
   std::cerr
-      << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--no-variants]\n"
+      << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--seed N] [--no-variants]\n"
          "                         [--only latency,throughput,storm,write_storm,idle,syscalls]\n"
 #if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
          "                         [--psn-double]\n"
 #endif
          "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
-         "                         [--rounds N] [--no-variants]\n";
+         "                         [--rounds N] [--seed N] [--no-variants]\n";
   return 2;
 }
 
@@ -1070,6 +1193,15 @@ int parse_command_line(const std::vector<std::string>& args, config& c)
         return bad_command_line(
             "bad --threads list \"" + args[i] + "\": give io thread counts from 1 to " +
             std::to_string(max_io_threads) + " separated by commas, such as 1,2,4,8,16");
+    }
+    else if (a == "--seed" && has_value)
+    {
+      const std::optional<std::size_t> seed =
+          parse_count(args[++i], std::numeric_limits<std::uint32_t>::max());
+      if (!seed)
+        return bad_command_line("--seed takes a whole number from 1 to 4294967295, not \"" +
+                                args[i] + "\"");
+      c.seed = *seed;
     }
     else if (a == "--no-variants")
       c.variants = false;
@@ -1177,6 +1309,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const config& 
       {"psn_double", psn_on_double ? "true" : "false"},
       {"out", json_string(c.out)},
       {"latency_round_trips", number(static_cast<double>(c.latency_round_trips))},
+      {"latency_warmup_round_trips", number(static_cast<double>(c.latency_warmup))},
       {"latency_time_limit_ms", number(static_cast<double>(c.latency_time_limit.count()))},
       {"latency_message_bytes", number(latency_message)},
       {"throughput_connections", number(static_cast<double>(c.throughput_connections))},
@@ -1193,7 +1326,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const config& 
     std::string only;
     for (const std::string& s : c.only)
       only += (only.empty() ? "" : ",") + s;
-    o.emplace_back("throughput_threads", number(static_cast<double>(c.throughput_threads)));
+    o.emplace_back("throughput_threads", json_counts(c.throughput_threads));
     o.emplace_back("only", json_string(only));
   }
   return o;
@@ -1262,13 +1395,17 @@ int scenarios_main(config& c, std::size_t fd_limit)
   const std::vector<backend> backends = make_backends(c.variants);
   run_info info = make_run_info(c);
   info.options = describe_options(c);
+  info.seed = seed_backend_order(c.seed);
+  if (!can_spawn_children())
+    info.notes.push_back("no child processes here: every measurement ran in this process");
   const auto t0 = clock_type::now();
 
   std::vector<metric> metrics;
   if (c.wants("latency"))
     latency_scenario(c, backends, metrics);
   if (c.wants("throughput"))
-    throughput_scenario(c, backends, metrics);
+    for (const std::size_t threads : c.throughput_threads)
+      throughput_scenario(c, backends, threads, metrics);
   if (c.wants("storm"))
     storm_scenario(c, backends, fd_limit, metrics, info.notes);
   if (c.wants("write_storm"))
@@ -1292,6 +1429,7 @@ int scaling_main(config& c, std::size_t fd_limit)
   c.io_threads = cap_thread_counts(c.io_threads_asked, info.hardware_threads, info.notes);
   c.throughput_connections = fit_connections(c.throughput_connections, fd_limit, info.notes);
   info.options = describe_options(c);
+  info.seed = seed_backend_order(c.seed);
   info.notes.push_back(can_spawn_children()
                            ? "each measurement ran in a child process of its own"
                            : "no child processes here: every measurement ran in this process");

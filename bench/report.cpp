@@ -15,6 +15,7 @@
 #include <iomanip>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 namespace bench {
 
@@ -30,12 +31,12 @@ std::string format_number(double v)
   return buffer;
 }
 
-std::string bound(const metric& m)
+std::string bound(const metric& m, const row& r)
 {
-  if (m.target <= 0)
+  if (r.target <= 0)
     return "";
   std::ostringstream s;
-  s << (m.lower_is_better ? "<=" : ">=") << std::fixed << std::setprecision(2) << m.target;
+  s << (m.lower_is_better ? "<=" : ">=") << std::fixed << std::setprecision(2) << r.target;
   return s.str();
 }
 
@@ -136,11 +137,30 @@ std::string run_gnuplot(const std::string& stem)
 /// The median of `r` as the table shows it, or "n/a".
 std::string median_cell(const row& r) { return r.available() ? format_number(r.median()) : "n/a"; }
 
-/// median(notify) / median(stock) as the table shows it: "-" for the stock row or no data.
+/// The ratio to stock as the tables show it: "-" for the stock row or no data.
 std::string ratio_cell(const metric& m, const row& r)
 {
   const double q = m.ratio(r);
   return q < 0 ? "-" : format_number(q);
+}
+
+/// "[low-high]", or "" when `i` is empty.
+std::string interval_cell(const interval& i)
+{
+  return std::isfinite(i.low) ? "[" + format_number(i.low) + "-" + format_number(i.high) + "]" : "";
+}
+
+/// P(X <= k) for X binomial(n, 1/2).
+double binomial_half_cdf(std::size_t k, std::size_t n)
+{
+  double term = std::pow(0.5, static_cast<double>(n)); // P(X = 0)
+  double sum = term;
+  for (std::size_t i = 1; i <= k; ++i)
+  {
+    term = term * static_cast<double>(n - i + 1) / static_cast<double>(i);
+    sum += term;
+  }
+  return sum;
 }
 
 } // namespace
@@ -171,15 +191,28 @@ std::string json_number(double v)
   return s.str();
 }
 
-double row::median() const
+double median_of(std::vector<double> v)
 {
-  if (samples.empty())
+  if (v.empty())
     return NAN;
-  std::vector<double> v(samples);
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+interval median_interval(std::vector<double> v)
+{
+  if (v.empty())
+    return {NAN, NAN};
+  std::sort(v.begin(), v.end());
+  // The k-th smallest and largest cover the median with probability 1 - 2 P(X <= k - 1).
+  std::size_t k = 1;
+  while (k < v.size() / 2 && 2 * binomial_half_cdf(k, v.size()) <= 0.05)
+    ++k;
+  return {v[k - 1], v[v.size() - k]};
+}
+
+double row::median() const { return median_of(samples); }
 
 double row::min() const
 {
@@ -199,33 +232,67 @@ const row* metric::stock() const
   return nullptr;
 }
 
-double metric::ratio(const row& r) const
+std::vector<double> metric::ratios(const row& r) const
 {
   const row* s = stock();
-  if (!s || !r.on->notify || !r.available() || !s->available() || s->median() == 0)
-    return -1;
-  return r.median() / s->median();
+  std::vector<double> q;
+  if (!s || !r.on->notify || r.samples.size() != s->samples.size())
+    return q;
+  for (std::size_t k = 0; k < r.samples.size(); ++k)
+    if (s->samples[k] > 0)
+      q.push_back(r.samples[k] / s->samples[k]);
+  return q;
+}
+
+double metric::ratio(const row& r) const
+{
+  const std::vector<double> q = ratios(r);
+  return q.empty() ? -1 : median_of(q);
+}
+
+interval metric::ratio_interval(const row& r) const { return median_interval(ratios(r)); }
+
+std::string metric::comparison(const row& r) const
+{
+  const interval i = ratio_interval(r);
+  if (!std::isfinite(i.low))
+    return "";
+  if (i.contains(1.0))
+    return "equal";
+  return (i.high < 1.0) == lower_is_better ? "better" : "worse";
 }
 
 std::string metric::verdict(const row& r) const
 {
   const double q = ratio(r);
-  if (target <= 0 || q < 0)
+  if (r.target <= 0 || q < 0)
     return "";
-  return (lower_is_better ? q <= target : q >= target) ? "PASS" : "MISS";
+  const auto meets = [&](double v) {
+    return lower_is_better ? v <= r.target : v >= r.target;
+  };
+  return meets(q) || (ratio_interval(r).contains(1.0) && meets(1.0)) ? "PASS" : "MISS";
+}
+
+bool metric::has_target() const
+{
+  return std::any_of(rows.begin(), rows.end(), [](const row& r) { return r.target > 0; });
 }
 
 void print_table(std::ostream& out, const run_info& info, const std::vector<metric>& metrics)
 {
   print_header(out, info, "");
-  out << "ratio = median(notify) / median(stock); targets apply to the ratio\n\n";
+  out << "median [interval]: of the rounds, with its 95 % interval (their range below 6 "
+         "rounds); ratio: the median of\neach round's notify / stock, with its interval; vs "
+         "stock: \"equal\" when that interval holds 1.0;\ntargets apply to the ratio "
+         "(doc/performance.md)\n\n";
   std::vector<const metric*> all;
   for (const metric& m : metrics)
     all.push_back(&m);
   const std::size_t backend_width = label_width(all);
   const std::string header = pad("metric", 34) + pad("backend", backend_width) +
-                             pad_left("median", 10) + pad_left("min", 10) + pad_left("max", 10) +
-                             pad_left("ratio", 8) + pad_left("target", 9) + pad_left("result", 8);
+                             pad_left("median", 9) + ' ' + pad("[interval]", 18) +
+                             pad_left("ratio", 6) + ' ' + pad("[interval]", 13) +
+                             pad("vs stock", 9) + pad("target", 7) + pad("result", 6);
   out << header << '\n' << std::string(header.size(), '-') << '\n';
   for (const metric& m : metrics)
   {
@@ -234,14 +301,12 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
     {
       out << pad(first ? m.title : "", 34) << pad(r.on->label, backend_width);
       if (r.available())
-      {
-        const double q = m.ratio(r);
-        out << pad_left(format_number(r.median()), 10) << pad_left(format_number(r.min()), 10)
-            << pad_left(format_number(r.max()), 10) << pad_left(q < 0 ? "-" : format_number(q), 8)
-            << pad_left(r.on->notify ? bound(m) : "", 9) << pad_left(m.verdict(r), 8);
-      }
+        out << pad_left(format_number(r.median()), 9) << ' '
+            << pad(interval_cell(median_interval(r.samples)), 18) << pad_left(ratio_cell(m, r), 6)
+            << ' ' << pad(interval_cell(m.ratio_interval(r)), 13) << pad(m.comparison(r), 9)
+            << pad(bound(m, r), 7) << m.verdict(r);
       else
-        out << pad_left("n/a", 10) << "  " << r.note;
+        out << pad_left("n/a", 9) << "  " << r.note;
       out << '\n';
       if (first && !m.unit.empty())
         out << pad("  (" + m.unit + ")", 34) << '\n';
@@ -263,21 +328,20 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
     }
     out << '\n';
   }
-  out << "Targets (the default notify configuration against stock Asio):\n";
+  out << "Targets (ratio notify / stock, median [interval]):\n";
   for (const metric& m : metrics)
-  {
-    if (m.target <= 0)
-      continue;
     for (const row& r : m.rows)
-      if (r.on->is_default)
+      if (r.target > 0)
       {
         const std::string v = m.verdict(r);
-        out << "  " << pad(m.title, 34) << pad(bound(m), 8)
+        out << "  " << pad(m.title, 34) << pad(r.on->label, backend_width) << pad(bound(m, r), 7)
             << (v.empty() ? "n/a (" + r.note + ")"
-                          : v + "  (ratio " + format_number(m.ratio(r)) + ")")
+                          : v + "  (" + ratio_cell(m, r) + " " +
+                                interval_cell(m.ratio_interval(r)) + ", " + m.comparison(r) + ")")
             << '\n';
       }
-  }
+  out << "backend order: shuffled in each round from seed " << info.seed << " (--seed " << info.seed
+      << " repeats it)\n";
   for (const std::string& n : info.notes)
     out << "note: " << n << '\n';
 }
@@ -288,7 +352,7 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
   std::ofstream out(path);
   out << "{\n  \"benchmark\": \"Boost.AsioNotify vs stock Boost.Asio\",\n"
       << "  \"mode\": " << json_string(info.mode) << ",\n  \"rounds\": " << info.rounds
-      << ",\n  \"platform\": " << json_string(info.platform)
+      << ",\n  \"seed\": " << info.seed << ",\n  \"platform\": " << json_string(info.platform)
       << ",\n  \"hardware_threads\": " << info.hardware_threads
       << ",\n  \"load_average_start\": " << json_number(info.load_start)
       << ",\n  \"load_average_end\": " << json_number(info.load_end)
@@ -317,7 +381,6 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
         << ",\n      \"title\": " << json_string(m.title)
         << ",\n      \"unit\": " << json_string(m.unit)
         << ",\n      \"lower_is_better\": " << (m.lower_is_better ? "true" : "false")
-        << ",\n      \"target_ratio\": " << (m.target > 0 ? json_number(m.target) : "null")
         << (m.io_threads ? ",\n      \"io_threads\": " + std::to_string(m.io_threads) : "")
         << ",\n      \"note\": " << json_string(m.note) << ",\n      \"rows\": [\n";
     for (std::size_t j = 0; j < m.rows.size(); ++j)
@@ -325,12 +388,18 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
       const row& r = m.rows[j];
       const double q = m.ratio(r);
       const std::string v = m.verdict(r);
+      const interval spread = median_interval(r.samples);
+      const interval q_spread = m.ratio_interval(r);
       out << "        {\"backend\": " << json_string(r.on->id) << ", \"samples\": [";
       for (std::size_t k = 0; k < r.samples.size(); ++k)
         out << (k ? ", " : "") << json_number(r.samples[k]);
       out << "], \"median\": " << json_number(r.median()) << ", \"min\": " << json_number(r.min())
-          << ", \"max\": " << json_number(r.max())
-          << ", \"ratio\": " << (q < 0 ? "null" : json_number(q))
+          << ", \"max\": " << json_number(r.max()) << ", \"median_interval\": ["
+          << json_number(spread.low) << ", " << json_number(spread.high)
+          << "], \"ratio\": " << (q < 0 ? "null" : json_number(q)) << ", \"ratio_interval\": ["
+          << json_number(q_spread.low) << ", " << json_number(q_spread.high)
+          << "], \"vs_stock\": " << json_string(m.comparison(r))
+          << ", \"target_ratio\": " << (r.target > 0 ? json_number(r.target) : "null")
           << ", \"result\": " << (v.empty() ? "null" : json_string(v))
           << ", \"note\": " << json_string(r.note) << "}" << (j + 1 < m.rows.size() ? ",\n" : "\n");
     }
@@ -366,27 +435,31 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
   for (const backend& b : backends)
     if (b.notify)
       columns.push_back(&b);
-  // One cluster per metric with a target, one bar per notify backend.
+  // One cluster per metric with a target, one bar per notify backend: the ratio, the ends
+  // of its interval and the backend's target (NaN: none).
+  std::vector<bool> targeted(columns.size(), false); // a column with a target somewhere
   {
     std::ofstream dat(stem + ".dat");
-    dat << "metric";
+    dat << "# metric, then for each notify backend: ratio, interval low and high, target:";
     for (const backend* b : columns)
       dat << " \"" << b->label << '"';
-    dat << " target\n";
+    dat << '\n';
     for (const metric& m : metrics)
     {
-      if (m.target <= 0)
+      if (!m.has_target())
         continue;
-      dat << '"' << m.title << "\\n(" << bound(m) << ")\"";
-      for (const backend* b : columns)
-      {
-        double q = -1;
+      dat << '"' << m.title << "\\n(" << (m.lower_is_better ? "lower" : "higher") << " better)\"";
+      for (std::size_t k = 0; k < columns.size(); ++k)
         for (const row& r : m.rows)
-          if (r.on == b)
-            q = m.ratio(r);
-        dat << ' ' << (q < 0 ? std::string("NaN") : json_number(q));
-      }
-      dat << ' ' << json_number(m.target) << '\n';
+          if (r.on == columns[k])
+          {
+            const double q = m.ratio(r);
+            const interval i = m.ratio_interval(r);
+            for (double v : {q < 0 ? NAN : q, i.low, i.high, r.target > 0 ? r.target : NAN})
+              dat << ' ' << (std::isfinite(v) ? json_number(v) : std::string("NaN"));
+            targeted[k] = targeted[k] || r.target > 0;
+          }
+      dat << '\n';
     }
     if (!dat)
       return "could not write " + stem + ".dat";
@@ -394,33 +467,45 @@ std::string write_chart(const std::string& stem, const std::vector<backend>& bac
   // The script names its files relative to its own directory (where gnuplot is run).
   const std::string base = split_stem(stem).second;
   {
-    std::ofstream gp(stem + ".gp");
-    const std::size_t target_column = columns.size() + 2;
-    gp << gnuplot_preamble(base, 1400, 700)
-       << "set title 'Boost.AsioNotify / stock Boost.Asio: ratio of medians (log scale); red bars: "
-          "targets, bound under each name'\n"
-       << "set ylabel 'notify / stock'\n"
-       << "set style data histograms\nset style histogram clustered gap 1\n"
-       << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-       << "set bmargin 5\n"
-       << "set logscale y 2\nset yrange [0.125:*]\nset grid ytics\nset key outside right top\n"
-       << "set key autotitle columnheader\n"
-       << "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
-       << "plot ";
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      gp << "'" << base << ".dat' using " << i + 2 << (i == 0 ? ":xtic(1)" : "") << ", ";
-    // Clustered bars of n columns (gap 1) sit 1/(n+1) apart around each cluster's centre.
-    const double step = 1.0 / static_cast<double>(columns.size() + 1);
+    std::vector<std::string> plots;
+    const std::string file = "'" + base + ".dat' using ";
     for (std::size_t i = 0; i < columns.size(); ++i)
     {
+      const std::size_t c = 2 + 4 * i;
+      plots.push_back(file + std::to_string(c) + ':' + std::to_string(c + 1) + ':' +
+                      std::to_string(c + 2) + (i == 0 ? ":xtic(1)" : "") + " title '" +
+                      columns[i]->label + "'");
+    }
+    // Clustered bars of n columns (gap 1) sit 1/(n+1) apart around each cluster's centre.
+    const double step = 1.0 / static_cast<double>(columns.size() + 1);
+    bool target_titled = false;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+    {
+      const std::string c = std::to_string(2 + 4 * i);
       const double offset =
           (static_cast<double>(i) - static_cast<double>(columns.size() - 1) / 2) * step;
-      gp << "'" << base << ".dat' using ($0" << (offset < 0 ? "" : "+") << offset << "):" << i + 2
-         << ":(sprintf('%.2f', column(" << i + 2
-         << "))) with labels offset 0,0.7 font ',8' notitle, ";
+      const std::string x = "($0" + std::string(offset < 0 ? "" : "+") + json_number(offset) + ")";
+      plots.push_back(file + x + ':' + c + ":(sprintf('%.2f', column(" + c +
+                      "))) with labels offset 0,0.7 font ',7' notitle");
+      if (targeted[i])
+        plots.push_back(file + x + ':' + std::to_string(2 + 4 * i + 3) +
+                        " with points pt 9 ps 1.2 lc rgb 'red' " +
+                        (std::exchange(target_titled, true) ? "notitle" : "title 'target'"));
     }
-    gp << "'" << base << ".dat' using ($0-0.45):" << target_column
-       << ":(0.9):(0) with vectors nohead lw 3 lc rgb 'red' title 'target'\n";
+    std::ofstream gp(stem + ".gp");
+    gp << gnuplot_preamble(base, 1800, 700)
+       << "set title 'Boost.AsioNotify / stock Boost.Asio: median ratio of the rounds, bars "
+          "from its 95 % interval (log scale); red marks: targets'\n"
+       << "set ylabel 'notify / stock'\n"
+       << "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+       << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+       << "set bmargin 5\nset xtics font ',8'\n"
+       << "set logscale y 2\nset yrange [0.125:*]\nset grid ytics\nset key outside right top\n"
+       << "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
+       << "plot ";
+    for (std::size_t i = 0; i < plots.size(); ++i)
+      gp << (i ? ", \\\n     " : "") << plots[i];
+    gp << '\n';
     if (!gp)
       return "could not write " + stem + ".gp";
   }
@@ -462,8 +547,8 @@ void print_scaling_table(std::ostream& out, const run_info& info,
     return;
   out << "throughput: " << points.front().throughput.unit
       << "\nping-pong:  " << points.front().p50.unit
-      << "\nratio = median(notify) / median(stock); speed-up = median MB/s / the same backend's "
-         "median MB/s"
+      << "\nratio = the median of each round's notify / stock; speed-up = median MB/s / the "
+         "same backend's median MB/s"
       << " with " << points.front().threads << " io thread(s)\n\n";
   std::vector<const metric*> all;
   for (const scaling_point& p : points)

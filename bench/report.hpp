@@ -12,6 +12,7 @@
 
 #include <boost/asio_notify/reactor.hpp>
 
+#include <cstdint>
 #include <map>
 #include <ostream>
 #include <string>
@@ -30,12 +31,31 @@ struct backend
   boost::asio_notify::reactor_options options;
 };
 
-/// The samples of one metric on one backend, one per round.
+/// An interval around a median: `low` and `high` are NaN when there are no samples.
+struct interval
+{
+  double low;
+  double high;
+
+  bool contains(double v) const { return low <= v && v <= high; }
+};
+
+/** The distribution-free interval of the median of `samples` (the order statistics that
+    the sign test gives): at least 95 % confidence from 6 samples on, where it is the
+    k-th smallest and k-th largest for the largest k allowed; below 6 samples no such
+    interval exists and it is their range. doc/performance.md, "Reading the figures". */
+interval median_interval(std::vector<double> samples);
+
+/// The median of `samples`, NaN when empty.
+double median_of(std::vector<double> samples);
+
+/// The samples of one metric on one backend, one per round (the k-th of every row in round k).
 struct row
 {
   const backend* on = nullptr;
   std::vector<double> samples;
-  std::string note; // why there are no samples, or a remark
+  std::string note;  // why there are no samples, or a remark
+  double target = 0; // bound on the ratio to stock for this backend; 0: none
 
   bool available() const { return !samples.empty(); }
   double median() const;
@@ -50,7 +70,6 @@ struct metric
   std::string title; // table and chart name
   std::string unit;
   bool lower_is_better = true;
-  double target = 0;          // bound on the notify/stock ratio of medians; 0: none
   std::size_t io_threads = 0; // --scaling: the threads that ran the io_context; 0: not set
   std::vector<row> rows;
   std::string note;
@@ -58,10 +77,21 @@ struct metric
   std::map<std::string, std::map<std::string, double>> breakdown;
 
   const row* stock() const;
-  /// median(r) / median(stock), or a negative number when either is missing.
+  /// The round-by-round ratios r / stock (rounds measure every backend, in a shuffled
+  /// order); empty for the stock row or when the rounds do not pair up.
+  std::vector<double> ratios(const row& r) const;
+  /// The median of ratios(r), or a negative number when there are none.
   double ratio(const row& r) const;
-  /// "PASS", "MISS", or "" (no target, stock row, or missing data).
+  /// The interval of that median (median_interval).
+  interval ratio_interval(const row& r) const;
+  /// "better", "worse", or "equal" (the interval holds 1.0) than stock; "" without ratios.
+  std::string comparison(const row& r) const;
+  /** "PASS" when the ratio meets r.target, or when the interval holds 1.0 and 1.0 meets
+      it (notify cannot be told from stock, which meets it); else "MISS"; "" without a
+      target or ratios. */
   std::string verdict(const row& r) const;
+  /// Whether any row has a target.
+  bool has_target() const;
 };
 
 /// About the run as a whole.
@@ -69,6 +99,7 @@ struct run_info
 {
   std::string mode;
   int rounds = 0;
+  std::uint64_t seed = 0; // of the backends' order in each round
   std::string platform;
   unsigned hardware_threads = 0;
   double load_start = -1;
