@@ -74,7 +74,8 @@ bool is_datagram_socket(int fd)
 
 // A table indexed by descriptor, grown a page at a time. Descriptors are small, dense
 // integers: this takes a third of a hash map's memory per socket and no hashing. `T` says
-// whether a slot holds something with its `used` member.
+// whether a slot holds something with its `used()` member; a new page's slots are
+// value-initialised (zero, for bit-fields).
 template <class T>
 class fd_table
 {
@@ -85,7 +86,7 @@ public:
     if (fd < 0 || i / page_size >= pages_.size() || !pages_[i / page_size])
       return nullptr;
     T& slot = pages_[i / page_size][i % page_size];
-    return slot.used ? &slot : nullptr;
+    return slot.used() ? &slot : nullptr;
   }
 
   /// The slot of `fd`, created unused if missing (fd >= 0).
@@ -95,7 +96,7 @@ public:
     if (i / page_size >= pages_.size())
       pages_.resize(i / page_size + 1);
     if (!pages_[i / page_size])
-      pages_[i / page_size].reset(new T[page_size]);
+      pages_[i / page_size].reset(new T[page_size]());
     return pages_[i / page_size][i % page_size];
   }
 
@@ -104,7 +105,7 @@ public:
   {
     for (std::size_t p = 0; p < pages_.size(); ++p)
       for (std::size_t i = 0; pages_[p] && i < page_size; ++i)
-        if (pages_[p][i].used)
+        if (pages_[p][i].used())
           f(static_cast<int>(p * page_size + i), pages_[p][i]);
   }
 
@@ -114,7 +115,9 @@ private:
 };
 
 // Rule 1: a socket belongs to one port. Keyed by descriptor; the identity tells a live
-// owner from a stale entry left by a socket closed without removal.
+// owner from a stale entry left by a socket closed without removal. The ports keep no
+// identity of their own (an idle connection pays for one): `owns` tells them whether a
+// registration of theirs is still their socket's.
 class socket_owners
 {
 public:
@@ -122,9 +125,9 @@ public:
   {
     std::lock_guard<std::mutex> lock(mutex_);
     entry& e = owners_.slot(fd);
-    if (e.used && e.owner != owner && e.id == id)
+    if (e.used() && e.owner != owner && e.id == id)
       return boost::asio::error::already_open;
-    e = entry{id, owner, true};
+    e = entry{id, owner};
     return {};
   }
 
@@ -133,7 +136,15 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     entry* e = owners_.find(fd);
     if (e && e->owner == owner)
-      e->used = false;
+      e->owner = nullptr;
+  }
+
+  /// Whether `fd` is claimed by `owner` for the socket `id` names.
+  bool owns(int fd, const void* owner, const socket_identity& id)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const entry* e = owners_.find(fd);
+    return e && e->owner == owner && e->id == id;
   }
 
   // Never destroyed: a port, and sockets registered with it, may outlive the statics (an
@@ -148,8 +159,9 @@ private:
   struct entry
   {
     socket_identity id;
-    const void* owner = nullptr;
-    bool used = false;
+    const void* owner = nullptr; // null: unclaimed
+
+    bool used() const noexcept { return owner != nullptr; }
   };
   std::mutex mutex_;
   fd_table<entry> owners_;
@@ -186,19 +198,23 @@ std::uint32_t epoll_mask(events filter, trigger triggers)
 class epoll_port final : public port::impl
 {
 public:
+  // 16 bytes: an idle connection pays for one. Value-initialise it (`entry{}`): the
+  // bit-fields have no initialisers in C++17.
   struct entry
   {
     void* key = nullptr;
+    std::uint32_t generation = 0;
     events filter = events::none;
     trigger triggers = trigger::none;
-    std::uint32_t generation = 0;
-    socket_identity id;
-    bool datagram = false; // rule 10: never report hangup
-    bool in_epoll = false; // false after disable (EPOLL_CTL_DEL)
-    bool enabled = false;  // false after disable, or after a one-shot packet
-    bool parked = false;   // level registration re-armed edge-triggered; see translate
-    bool used = false;     // the slot holds a registration
+    bool datagram : 1; // rule 10: never report hangup
+    bool in_epoll : 1; // false after disable (EPOLL_CTL_DEL)
+    bool enabled : 1;  // false after disable, or after a one-shot packet
+    bool parked : 1;   // level registration re-armed edge-triggered; see translate
+    bool occupied : 1; // the slot holds a registration
+
+    bool used() const noexcept { return occupied; }
   };
+  static_assert(sizeof(void*) != 8 || sizeof(entry) == 16, "an idle connection pays for it");
 
   int epoll_fd = -1;
   int wakeup_fd = -1;
@@ -283,7 +299,7 @@ public:
     if (error_code ec = identify_socket(r.socket, id))
       return ec;
     entry* old = entries.find(r.socket);
-    if (old && !(old->id == id))
+    if (old && !socket_owners::instance().owns(r.socket, this, id))
     {
       forget(r.socket, *old); // rule 4: the old socket was closed, its registration went with it
       old = nullptr;
@@ -302,12 +318,11 @@ public:
     reserve_queue(1 + user_packet_room);
     if (error_code ec = socket_owners::instance().claim(r.socket, id, this))
       return ec;
-    entry e;
+    entry e{};
     e.key = r.key;
-    e.id = id;
     e.generation = next_generation++;
     e.datagram = is_datagram_socket(r.socket);
-    e.used = true;
+    e.occupied = true;
     if (error_code ec = arm(r.socket, e, r.filter, r.triggers, EPOLL_CTL_ADD))
     {
       socket_owners::instance().release(r.socket, this);
@@ -358,7 +373,7 @@ public:
       return boost::asio::error::not_found;
     socket_identity id;
     error_code ec = identify_socket(fd, id);
-    if (!ec && !(id == e->id))
+    if (!ec && !socket_owners::instance().owns(fd, this, id))
       ec = boost::asio::error::not_found;
     if (ec)
       forget(fd, *e);
@@ -395,7 +410,7 @@ public:
   void forget(int fd, entry& e)
   {
     socket_owners::instance().release(fd, this);
-    e = entry();
+    e = entry{};
     --registrations;
   }
 

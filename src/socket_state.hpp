@@ -34,10 +34,11 @@ struct socket_state
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
   std::mutex mutex;
-  native_socket_type socket{}; // the I/O object's too: registrations and packets name it
   op_queue ops[max_ops];
-  events armed = events::none; // what the port reports for this socket right now
-  bool registered = false;     // a registration exists: the close removes it
+  native_socket_type socket{};  // the I/O object's too: registrations and packets name it
+  std::uint32_t generation = 0; // of the slot's current socket; 0: never used
+  events armed = events::none;  // what the port reports for this socket right now
+  bool registered = false;      // a registration exists: the close removes it
   bool closed = false;
   // Reads skip the speculative attempt while `read_drained`: the last read left the
   // receive queue empty, and whatever arrives after it comes with a packet. Never set
@@ -45,11 +46,10 @@ struct socket_state
   bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
   bool read_drained = false;
   bool hangup_seen = false;
-  std::uint32_t generation = 0; // of the slot's current socket; 0: never used
 
   // Set once by the table.
   std::uint32_t slot = 0;
-  socket_state* next_free = nullptr; // guarded by the table's mutex
+  std::uint32_t next_free = 0; // the next free slot + 1, 0 for none; the table's mutex
 };
 
 } // namespace detail

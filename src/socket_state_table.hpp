@@ -16,16 +16,19 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 
 namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/* Slots are allocated in chunks of doubling size (64, 128, 256, ...) that are never moved
-   or freed while the table lives, so a key taken from any packet, however late, leads to a
-   live `socket_state`; whether that state is still the key's socket is then decided by its
+/* Slots live in chunks of doubling size (64, 128, 256, ...) that are never moved or freed
+   while the table lives, so a key taken from any packet, however late, leads to a live
+   `socket_state`; whether that state is still the key's socket is then decided by its
    generation, under its mutex. A closed socket's slot is reused at once: its generation
-   changes, so the packets still on their way for it find a stranger and are dropped. */
+   changes, so the packets still on their way for it find a stranger and are dropped. A
+   chunk's slots are constructed one at a time, as sockets first need them: the untouched
+   rest of a large chunk costs no memory (idle connections pay only for the slots used). */
 class socket_state_table
 {
 public:
@@ -39,8 +42,9 @@ public:
 
   ~socket_state_table()
   {
+    for_each([](socket_state& state) { state.~socket_state(); });
     for (auto& c : chunks_)
-      delete[] c.load(std::memory_order_relaxed);
+      ::operator delete(c.load(std::memory_order_relaxed));
   }
 
   /// A slot for socket `s`, with a new generation and every field as new. Throws
@@ -62,7 +66,7 @@ public:
       state.generation = next_generation(state.generation);
     }
     std::lock_guard<std::mutex> lock(mutex_);
-    state.next_free = free_;
+    state.next_free = free_ ? free_->slot + 1 : 0;
     free_ = &state;
   }
 
@@ -79,7 +83,7 @@ public:
   {
     const std::uintptr_t slot = reinterpret_cast<std::uintptr_t>(key) & slot_mask;
     const std::size_t c = chunk_of(slot);
-    if (c >= max_chunks)
+    if (c >= max_chunks || slot >= allocated_.load(std::memory_order_acquire))
       return nullptr;
     socket_state* chunk = chunks_[c].load(std::memory_order_acquire);
     return chunk ? &chunk[slot - first_slot(c)] : nullptr;
@@ -91,18 +95,18 @@ public:
     return state.generation != 0 && key_of(state) == key;
   }
 
-  /// Calls `f(state)` for every slot, used or free.
+  /// Calls `f(state)` for every slot constructed, used or free.
   template <class F>
   void for_each(F f)
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (std::size_t c = 0; c < max_chunks; ++c)
-      if (socket_state* chunk = chunks_[c].load(std::memory_order_relaxed))
-        for (std::size_t i = 0; i < chunk_size(c); ++i)
-          f(chunk[i]);
+    const std::size_t constructed = allocated_.load(std::memory_order_relaxed);
+    for (std::size_t slot = 0; slot < constructed; ++slot)
+      f(at(slot));
   }
 
-  /// Slots allocated (sockets open now and free slots kept for reuse).
+  /// Slots constructed (sockets open now and free slots kept for reuse): the most sockets
+  /// that were open at once.
   std::size_t allocated() const noexcept { return allocated_.load(std::memory_order_relaxed); }
 
 private:
@@ -151,40 +155,43 @@ private:
       state.generation = next_generation(0);
   }
 
+  // A constructed slot (below allocated_).
+  socket_state& at(std::size_t slot) const noexcept
+  {
+    const std::size_t c = chunk_of(slot);
+    return chunks_[c].load(std::memory_order_acquire)[slot - first_slot(c)];
+  }
+
+  // A free slot, else the next one constructed (in a new chunk when the last is full).
   socket_state* pop_free()
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!free_)
-      grow();
-    socket_state* state = free_;
-    free_ = state->next_free;
-    state->next_free = nullptr;
-    return state;
-  }
-
-  // With mutex_ held: the next chunk, its slots on the free list in order.
-  void grow()
-  {
-    std::size_t c = 0;
-    while (c < max_chunks && chunks_[c].load(std::memory_order_relaxed))
-      ++c;
-    if (c == max_chunks)
-      throw std::bad_alloc();
-    std::unique_ptr<socket_state[]> chunk(new socket_state[chunk_size(c)]);
-    for (std::size_t i = chunk_size(c); i-- > 0;)
+    if (socket_state* state = free_)
     {
-      chunk[i].slot = static_cast<std::uint32_t>(first_slot(c) + i);
-      chunk[i].next_free = free_;
-      free_ = &chunk[i];
+      free_ = state->next_free ? &at(state->next_free - 1) : nullptr;
+      state->next_free = 0;
+      return state;
     }
-    allocated_.fetch_add(chunk_size(c), std::memory_order_relaxed);
-    chunks_[c].store(chunk.release(), std::memory_order_release);
+    const std::size_t slot = allocated_.load(std::memory_order_relaxed);
+    const std::size_t c = chunk_of(slot);
+    if (c >= max_chunks)
+      throw std::bad_alloc();
+    socket_state* chunk = chunks_[c].load(std::memory_order_relaxed);
+    if (!chunk)
+    {
+      chunk = static_cast<socket_state*>(::operator new(chunk_size(c) * sizeof(socket_state)));
+      chunks_[c].store(chunk, std::memory_order_release);
+    }
+    socket_state* state = ::new (&chunk[slot - first_slot(c)]) socket_state;
+    state->slot = static_cast<std::uint32_t>(slot);
+    allocated_.store(slot + 1, std::memory_order_release); // find() may now name it
+    return state;
   }
 
   std::atomic<socket_state*> chunks_[max_chunks] = {};
   std::mutex mutex_; // guards the free list and growth
   socket_state* free_ = nullptr;
-  std::atomic<std::size_t> allocated_{0};
+  std::atomic<std::size_t> allocated_{0}; // slots constructed: [0, allocated_)
 };
 
 } // namespace detail

@@ -382,16 +382,23 @@ BOOST_AUTO_TEST_CASE(packets_for_closed_sockets_are_dropped)
     {
       asio::io_context ioc;
       an::reactor& r = install(ioc, o);
+      std::uint64_t after_first = 0;
       for (int i = 0; i < 200 && r.statistics().stale_packets_dropped == 0; ++i)
       {
-        connected_pair p(ioc);
-        p.b.async_wait(tcp::socket::wait_read, [&](error_code) { p.b.close(); });
-        asio::write(p.a, asio::buffer("x", 1));
-        ioc.restart();
-        ioc.run_for(std::chrono::milliseconds(50)); // the held copy comes within a few dequeues
+        {
+          connected_pair p(ioc);
+          p.b.async_wait(tcp::socket::wait_read, [&](error_code) { p.b.close(); });
+          asio::write(p.a, asio::buffer("x", 1));
+          ioc.restart();
+          ioc.run_for(std::chrono::milliseconds(50)); // the held copy comes within a few dequeues
+        }
+        if (i == 0)
+          after_first = r.statistics().socket_states_allocated;
       }
       BOOST_TEST(r.statistics().stale_packets_dropped > 0u);
-      BOOST_TEST(r.statistics().socket_states_allocated == 64u); // every closed slot reused
+      // Every closed slot reused: as many as sockets were open at once.
+      BOOST_TEST(after_first > 0u);
+      BOOST_TEST(r.statistics().socket_states_allocated == after_first);
     }
   }
 }

@@ -29,7 +29,9 @@ struct basic_arena
 {
   static constexpr std::size_t size = Size;
 
-  alignas(std::max_align_t) unsigned char bytes[Size];
+  // Pointer-aligned, not max_align_t: what Asio queues holds pointers and integers, and
+  // the arena with its flags then takes 48 bytes, not 64 (allocate() checks each type).
+  alignas(void*) unsigned char bytes[Size];
   bool used = false;
   /// A request missed the arena: the object lives elsewhere, and no later request (a
   /// strand's invoker, say) may take the arena, which goes when its owner is freed.
@@ -41,15 +43,15 @@ struct basic_arena
     allocation, through its handler's allocator, is the only one (Asio's own operations
     allocate once). A larger or a second request goes to Asio's recycling allocator.
     Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
-    on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90 (and 8 to spare), 72
-    on Windows, whose queued operations begin with an `OVERLAPPED` (with its flags, the
-    arena takes 64 bytes on POSIX, 80 on Windows). Every pending operation carries it, so
-    it is kept small: idle connections pay for it (completion_arena_test checks that it
-    fits, on each platform). */
+    on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90, 72 on Windows, whose
+    queued operations begin with an `OVERLAPPED` (with its flags, the arena takes 48 bytes
+    on POSIX, 80 on Windows). Every pending operation carries it, so it is kept to that:
+    idle connections pay for it (completion_arena_test checks that it fits, on each
+    platform and Boost version). */
 #if defined(_WIN32)
 using completion_arena = basic_arena<72>;
 #else
-using completion_arena = basic_arena<48>;
+using completion_arena = basic_arena<40>;
 #endif
 
 /// The allocator of a handler scheduled in an arena (an `op_completion`: its operation's),
@@ -68,7 +70,7 @@ public:
 
   T* allocate(std::size_t n)
   {
-    const bool fits = n * sizeof(T) <= Arena::size && alignof(T) <= alignof(std::max_align_t);
+    const bool fits = n * sizeof(T) <= Arena::size && alignof(T) <= alignof(Arena);
     if (!arena_->used && !arena_->spent && fits)
     {
       arena_->used = true;
