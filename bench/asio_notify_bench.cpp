@@ -600,7 +600,7 @@ bool is_windows_default(const backend& b)
 
 /** A metric with a row per backend. The default configuration's row gets `target` (its
     bound on the ratio to stock), a row of the Windows default configuration (which is
-    the default one on Windows) `windows_target`; 0: none. */
+    the default one on Windows) `windows_target` where there is one; 0: none. */
 metric make_metric(const std::vector<backend>& backends, std::string key, std::string title,
                    std::string unit, bool lower_is_better, double target, double windows_target = 0)
 {
@@ -615,7 +615,9 @@ metric make_metric(const std::vector<backend>& backends, std::string key, std::s
     r.on = &b;
     if (b.notify)
       r.note = unsupported_cause(b.options.backend);
-    r.target = is_windows_default(b) ? windows_target : b.is_default ? target : 0;
+    r.target = is_windows_default(b) && windows_target > 0 ? windows_target
+               : b.is_default                              ? target
+                                                           : 0;
     m.rows.push_back(r);
   }
   return m;
@@ -635,11 +637,11 @@ std::uint64_t seed_backend_order(std::optional<std::uint64_t> asked)
   return seed;
 }
 
-/** `rounds` rounds; in each, `one(backend)` on every backend, in an order shuffled anew
-    each round (backend_order), so that no backend runs in the same place each time. `one`
-    returns an error or "". */
+/** `rounds` rounds; in each, `one(backend, round)` on every backend, in an order shuffled
+    anew each round (backend_order), so that no backend runs in the same place each time.
+    `one` returns an error or "", and files its samples under the round (rows pair by it). */
 void run_rounds(const char* scenario, int rounds, const std::vector<backend>& backends,
-                const std::function<std::string(std::size_t)>& one)
+                const std::function<std::string(std::size_t, int)>& one)
 {
   std::vector<std::size_t> order(backends.size());
   for (int round = 0; round < rounds; ++round)
@@ -655,7 +657,7 @@ void run_rounds(const char* scenario, int rounds, const std::vector<backend>& ba
       set_activity(std::string(scenario) + " on " + backends[i].label);
       try
       {
-        error = one(i);
+        error = one(i, round);
       }
       catch (const std::exception& e)
       {
@@ -729,14 +731,14 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
       make_metric(backends, "latency_p99_us", "ping-pong latency, p99", "us", true, 0, 1.30);
   const latency_params params{c.latency_round_trips, c.latency_time_limit, 1, c.latency_warmup};
   shortfall limited;
-  run_rounds("ping-pong latency", c.rounds, backends, [&](std::size_t i) {
+  run_rounds("ping-pong latency", c.rounds, backends, [&](std::size_t i, int round) {
     const latency_result r = latency_isolated(backends[i], params);
-    limited.record(backends[i].label, r.round_trips, params.round_trips);
     if (r.error.empty())
     {
-      mean.rows[i].samples.push_back(r.mean_us);
-      p50.rows[i].samples.push_back(r.p50_us);
-      p99.rows[i].samples.push_back(r.p99_us);
+      limited.record(backends[i].label, r.round_trips, params.round_trips);
+      mean.rows[i].add(round, r.mean_us);
+      p50.rows[i].add(round, r.p50_us);
+      p99.rows[i].add(round, r.p99_us);
     }
     return r.error;
   });
@@ -756,10 +758,10 @@ void throughput_scenario(const config& c, const std::vector<backend>& backends, 
                          title, throughput_unit(c, 0), false, 1.0, 0.90);
   m.io_threads = threads;
   const throughput_params params{c.throughput_connections, c.throughput_duration, threads};
-  run_rounds(title.c_str(), c.rounds, backends, [&](std::size_t i) {
+  run_rounds(title.c_str(), c.rounds, backends, [&](std::size_t i, int round) {
     const throughput_result r = throughput_isolated(backends[i], params);
     if (r.error.empty())
-      m.rows[i].samples.push_back(r.mb_per_s);
+      m.rows[i].add(round, r.mb_per_s);
     return r.error;
   });
   out.push_back(m);
@@ -771,12 +773,13 @@ metric storm_metric(const config& c, const std::vector<backend>& backends, metri
 {
   bool in_child = true;
   std::uint64_t spurious = 0;
-  run_rounds(m.title.c_str(), c.rounds, backends, [&](std::size_t i) {
+  run_rounds(m.title.c_str(), c.rounds, backends, [&](std::size_t i, int round) {
     const storm_result r = storm_isolated(backends[i], p);
+    if (!r.error.empty())
+      return r.error;
     in_child = in_child && r.peers_in_child;
     spurious += r.spurious;
-    if (r.error.empty())
-      m.rows[i].samples.push_back(r.events_per_s / 1000);
+    m.rows[i].add(round, r.events_per_s / 1000);
     return r.error;
   });
   m.note = std::string("peers in ") + (in_child ? "a child process" : "this process") +
@@ -845,14 +848,14 @@ void idle_scenario(const config& c, const std::vector<backend>& backends, std::v
     out.push_back(m);
     return;
   }
-  run_rounds("idle connections", c.rounds, backends, [&](std::size_t i) -> std::string {
+  run_rounds("idle connections", c.rounds, backends, [&](std::size_t i, int round) -> std::string {
     std::string output;
     const std::string error =
         run_child("idle", backends[i], std::to_string(c.idle_connections), output);
     const double bytes = output_value(output, "bytes_per_connection");
     if (!error.empty() || std::isnan(bytes))
       return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
-    m.rows[i].samples.push_back(bytes);
+    m.rows[i].add(round, bytes);
     return "";
   });
   out.push_back(m);
@@ -884,40 +887,43 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
     return;
   }
   std::string unavailable;
-  run_rounds("system calls", c.deterministic_rounds, backends, [&](std::size_t i) -> std::string {
-    if (!unavailable.empty())
-      return "";
-    const backend& b = backends[i];
-    const std::string stem = c.out + "/strace_" + file_name_for(b.id);
-    const syscall_counts full =
-        strace_self({"--child", "pingpong", b.id, std::to_string(n)}, stem + ".txt");
-    const syscall_counts base =
-        strace_self({"--child", "pingpong", b.id, "0"}, stem + "_baseline.txt");
-    if (!full.ok || !base.ok)
-    {
-      unavailable = full.ok ? base.error : full.error;
-      return "";
-    }
-    const double made = static_cast<double>(full.total - base.total) / static_cast<double>(n);
-    m.rows[i].samples.push_back(std::round(made * 100) / 100);
-    auto& by_name = m.breakdown[b.id];
-    if (by_name.empty())
-      for (const auto& [name, calls] : full.calls)
-      {
-        const auto it = base.calls.find(name);
-        const double baseline = it == base.calls.end() ? 0.0 : static_cast<double>(it->second);
-        const double per_round_trip =
-            (static_cast<double>(calls) - baseline) / static_cast<double>(n);
-        if (per_round_trip >= 0.005 || per_round_trip <= -0.005) // not set-up or tear-down
-          by_name[name] = per_round_trip;
-      }
-    return "";
-  });
+  run_rounds(
+      "system calls", c.deterministic_rounds, backends,
+      [&](std::size_t i, int round) -> std::string {
+        if (!unavailable.empty())
+          return "";
+        const backend& b = backends[i];
+        const std::string stem = c.out + "/strace_" + file_name_for(b.id);
+        const syscall_counts full =
+            strace_self({"--child", "pingpong", b.id, std::to_string(n)}, stem + ".txt");
+        const syscall_counts base =
+            strace_self({"--child", "pingpong", b.id, "0"}, stem + "_baseline.txt");
+        if (!full.ok || !base.ok)
+        {
+          unavailable = full.ok ? base.error : full.error;
+          return "";
+        }
+        const double made = static_cast<double>(full.total - base.total) / static_cast<double>(n);
+        m.rows[i].add(round, std::round(made * 100) / 100);
+        auto& by_name = m.breakdown[b.id];
+        if (by_name.empty())
+          for (const auto& [name, calls] : full.calls)
+          {
+            const auto it = base.calls.find(name);
+            const double baseline = it == base.calls.end() ? 0.0 : static_cast<double>(it->second);
+            const double per_round_trip =
+                (static_cast<double>(calls) - baseline) / static_cast<double>(n);
+            if (per_round_trip >= 0.005 || per_round_trip <= -0.005) // not set-up or tear-down
+              by_name[name] = per_round_trip;
+          }
+        return "";
+      });
   if (!unavailable.empty())
   {
     for (row& r : m.rows)
     {
       r.samples.clear();
+      r.rounds.clear();
       r.note = unavailable;
     }
     m.breakdown.clear();
@@ -956,21 +962,21 @@ scaling_point scaling_at(const config& c, const std::vector<backend>& backends, 
     m->io_threads = threads;
 
   const throughput_params tp{c.throughput_connections, c.throughput_duration, threads};
-  run_rounds(p.throughput.title.c_str(), c.rounds, backends, [&](std::size_t i) {
+  run_rounds(p.throughput.title.c_str(), c.rounds, backends, [&](std::size_t i, int round) {
     const throughput_result r = throughput_isolated(backends[i], tp);
     if (r.error.empty())
-      p.throughput.rows[i].samples.push_back(r.mb_per_s);
+      p.throughput.rows[i].add(round, r.mb_per_s);
     return r.error;
   });
   const latency_params lp{c.latency_round_trips, c.latency_time_limit, threads, c.latency_warmup};
   shortfall limited;
-  run_rounds(("ping-pong" + on).c_str(), c.rounds, backends, [&](std::size_t i) {
+  run_rounds(("ping-pong" + on).c_str(), c.rounds, backends, [&](std::size_t i, int round) {
     const latency_result r = latency_isolated(backends[i], lp);
     if (r.error.empty())
     {
       limited.record(backends[i].label, r.round_trips, lp.round_trips);
-      p.p50.rows[i].samples.push_back(r.p50_us);
-      p.p99.rows[i].samples.push_back(r.p99_us);
+      p.p50.rows[i].add(round, r.p50_us);
+      p.p99.rows[i].add(round, r.p99_us);
     }
     return r.error;
   });

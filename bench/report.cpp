@@ -236,11 +236,12 @@ std::vector<double> metric::ratios(const row& r) const
 {
   const row* s = stock();
   std::vector<double> q;
-  if (!s || !r.on->notify || r.samples.size() != s->samples.size())
+  if (!s || !r.on->notify)
     return q;
   for (std::size_t k = 0; k < r.samples.size(); ++k)
-    if (s->samples[k] > 0)
-      q.push_back(r.samples[k] / s->samples[k]);
+    for (std::size_t j = 0; j < s->samples.size(); ++j)
+      if (s->rounds[j] == r.rounds[k] && s->samples[j] > 0)
+        q.push_back(r.samples[k] / s->samples[j]);
   return q;
 }
 
@@ -393,6 +394,9 @@ bool write_json(const std::string& path, const run_info& info, const std::vector
       out << "        {\"backend\": " << json_string(r.on->id) << ", \"samples\": [";
       for (std::size_t k = 0; k < r.samples.size(); ++k)
         out << (k ? ", " : "") << json_number(r.samples[k]);
+      out << "], \"rounds\": [";
+      for (std::size_t k = 0; k < r.rounds.size(); ++k)
+        out << (k ? ", " : "") << r.rounds[k];
       out << "], \"median\": " << json_number(r.median()) << ", \"min\": " << json_number(r.min())
           << ", \"max\": " << json_number(r.max()) << ", \"median_interval\": ["
           << json_number(spread.low) << ", " << json_number(spread.high)

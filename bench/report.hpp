@@ -49,14 +49,20 @@ interval median_interval(std::vector<double> samples);
 /// The median of `samples`, NaN when empty.
 double median_of(std::vector<double> samples);
 
-/// The samples of one metric on one backend, one per round (the k-th of every row in round k).
+/// The samples of one metric on one backend, one per round that measured it.
 struct row
 {
   const backend* on = nullptr;
   std::vector<double> samples;
-  std::string note;  // why there are no samples, or a remark
-  double target = 0; // bound on the ratio to stock for this backend; 0: none
+  std::vector<int> rounds; // the round of each sample: a failed round has none
+  std::string note;        // why there are no samples, or a remark
+  double target = 0;       // bound on the ratio to stock for this backend; 0: none
 
+  void add(int round, double sample)
+  {
+    rounds.push_back(round);
+    samples.push_back(sample);
+  }
   bool available() const { return !samples.empty(); }
   double median() const;
   double min() const;
@@ -77,8 +83,8 @@ struct metric
   std::map<std::string, std::map<std::string, double>> breakdown;
 
   const row* stock() const;
-  /// The round-by-round ratios r / stock (rounds measure every backend, in a shuffled
-  /// order); empty for the stock row or when the rounds do not pair up.
+  /// The round-by-round ratios r / stock, of the rounds that measured both (each round
+  /// measures every backend, in a shuffled order); empty for the stock row.
   std::vector<double> ratios(const row& r) const;
   /// The median of ratios(r), or a negative number when there are none.
   double ratio(const row& r) const;

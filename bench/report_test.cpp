@@ -11,6 +11,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -21,14 +22,31 @@ namespace {
 backend stock_backend{"stock", "stock", false, false, {}};
 backend notify_backend{"notify:x", "notify", true, true, {}};
 
+/// A row of `samples`, one a round from round 0, but for the rounds in `failed`.
+row make_row(const backend& b, const std::vector<double>& samples, double target,
+             const std::vector<int>& failed = {})
+{
+  row r;
+  r.on = &b;
+  r.target = target;
+  int round = 0;
+  for (double v : samples)
+  {
+    while (std::find(failed.begin(), failed.end(), round) != failed.end())
+      ++round;
+    r.add(round++, v);
+  }
+  return r;
+}
+
 /// A metric with a stock row and a notify row of these samples, round by round.
-metric two_rows(std::vector<double> stock, std::vector<double> notify, bool lower_is_better,
-                double target)
+metric two_rows(const std::vector<double>& stock, const std::vector<double>& notify,
+                bool lower_is_better, double target)
 {
   metric m;
   m.lower_is_better = lower_is_better;
-  m.rows.push_back(row{&stock_backend, std::move(stock), "", 0});
-  m.rows.push_back(row{&notify_backend, std::move(notify), "", target});
+  m.rows.push_back(make_row(stock_backend, stock, 0));
+  m.rows.push_back(make_row(notify_backend, notify, target));
   return m;
 }
 
@@ -78,11 +96,20 @@ BOOST_AUTO_TEST_CASE(ratios_pair_the_rounds)
   BOOST_TEST(m.comparison(m.rows[0]).empty());
 }
 
-BOOST_AUTO_TEST_CASE(rounds_that_do_not_pair_give_no_ratio)
+BOOST_AUTO_TEST_CASE(a_failed_round_pairs_with_nothing)
 {
-  const metric m = two_rows({10, 11, 12}, {10, 11}, true, 1.0);
-  BOOST_TEST(m.ratio(m.rows[1]) < 0);
-  BOOST_TEST(m.verdict(m.rows[1]).empty());
+  // Stock failed in round 1 and notify in round 3: rounds 0, 2 and 4 pair, each 2.0.
+  metric m;
+  m.rows.push_back(make_row(stock_backend, {10, 30, 40, 50}, 0, {1}));
+  m.rows.push_back(make_row(notify_backend, {20, 40, 60, 100}, 1.0, {3}));
+  BOOST_TEST(m.ratios(m.rows[1]) == std::vector<double>({2.0, 2.0, 2.0}),
+             boost::test_tools::per_element());
+  // No round in common: no ratio, no verdict.
+  metric apart;
+  apart.rows.push_back(make_row(stock_backend, {10}, 0));
+  apart.rows.push_back(make_row(notify_backend, {10}, 1.0, {0}));
+  BOOST_TEST(apart.ratio(apart.rows[1]) < 0);
+  BOOST_TEST(apart.verdict(apart.rows[1]).empty());
 }
 
 BOOST_AUTO_TEST_CASE(an_interval_holding_one_is_equal)

@@ -45,13 +45,19 @@ struct basic_arena
     Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
     on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90, 72 on Windows, whose
     queued operations begin with an `OVERLAPPED` (with its flags, the arena takes 48 bytes
-    on POSIX, 80 on Windows). Every pending operation carries it, so it is kept to that:
+    on POSIX, 80 on Windows; 8 bytes more with BOOST_ASIO_ENABLE_HANDLER_TRACKING, whose id
+    every queued operation carries). Every pending operation carries it, so it is kept to that:
     idle connections pay for it (completion_arena_test checks that it fits, on each
     platform and Boost version). */
-#if defined(_WIN32)
-using completion_arena = basic_arena<72>;
+#if defined(BOOST_ASIO_ENABLE_HANDLER_TRACKING)
+constexpr std::size_t tracking_room = 8; // Asio's queued operations carry a tracking id
 #else
-using completion_arena = basic_arena<40>;
+constexpr std::size_t tracking_room = 0;
+#endif
+#if defined(_WIN32)
+using completion_arena = basic_arena<72 + tracking_room>;
+#else
+using completion_arena = basic_arena<40 + tracking_room>;
 #endif
 
 /// The allocator of a handler scheduled in an arena (an `op_completion`: its operation's),
