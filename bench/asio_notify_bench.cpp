@@ -848,15 +848,16 @@ void idle_scenario(const config& c, const std::vector<backend>& backends, std::v
     out.push_back(m);
     return;
   }
-  run_rounds("idle connections", c.rounds, backends, [&](std::size_t i, int round) -> std::string {
-    std::string output;
-    const std::string error =
-        run_child("idle", backends[i], std::to_string(c.idle_connections), output);
-    const double bytes = output_value(output, "bytes_per_connection");
-    if (!error.empty() || std::isnan(bytes))
-      return error.empty() ? "no bytes_per_connection in the child's output: " + output : error;
-    m.rows[i].add(round, bytes);
-    return "";
+  run_rounds("idle connections", c.rounds, backends, [&](std::size_t i, int round) {
+    const idle_result r = isolated<idle_result>(
+        "idle", backends[i], std::to_string(c.idle_connections), "bytes_per_connection",
+        [] { return idle_result{"needs child processes"}; },
+        [](const std::string& output, idle_result& result) {
+          result.bytes_per_connection = output_value(output, "bytes_per_connection");
+        });
+    if (r.error.empty())
+      m.rows[i].add(round, r.bytes_per_connection);
+    return r.error;
   });
   out.push_back(m);
 }
