@@ -22,6 +22,7 @@
 #if defined(_WIN32)
 #include <windows.h> // after Asio's winsock2.h
 #else
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -71,6 +72,19 @@ void close_native(tcp::socket& s)
   ::closesocket(s.native_handle());
 #else
   ::close(s.native_handle());
+#endif
+}
+
+// Whether the value of a closed handle names an object again. Another thread may take it:
+// under Wine the runtime's own threads do within milliseconds (an unsignalled waitable
+// object, seen in the adversarial fault run), and an operation then meets that object.
+bool handle_value_in_use(tcp::socket::native_handle_type h)
+{
+#if defined(_WIN32)
+  DWORD flags = 0;
+  return ::GetHandleInformation(reinterpret_cast<HANDLE>(h), &flags) != FALSE;
+#else
+  return ::fcntl(h, F_GETFD) != -1;
 #endif
 }
 
@@ -396,12 +410,21 @@ BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
   assign_a_handle_of_another_kind(s);
   // A handle closed behind the socket's back: operations report the error, nothing hangs.
   tcp::socket t(ioc, tcp::v4());
+  const tcp::socket::native_handle_type closed = t.native_handle();
   close_native(t);
   char c;
   error_code read_ec;
-  t.async_read_some(asio::buffer(&c, 1), [&](error_code e, std::size_t) { read_ec = e; });
+  bool completed = false;
+  t.async_read_some(asio::buffer(&c, 1), [&](error_code e, std::size_t) {
+    read_ec = e;
+    completed = true;
+  });
   ioc.run_for(generous);
-  BOOST_TEST((read_ec == asio::error::bad_descriptor), read_ec.message());
+  BOOST_TEST(completed);
+  if (handle_value_in_use(closed)) // the error is the other object's
+    BOOST_TEST(read_ec.failed(), read_ec.message());
+  else
+    BOOST_TEST((read_ec == asio::error::bad_descriptor), read_ec.message());
   t.release(ec); // the handle is gone already: do not close someone else's descriptor
 }
 
