@@ -15,6 +15,7 @@
 //
 
 #include "accept_backoff.hpp"
+#include "arguments.hpp"
 #include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
@@ -207,7 +208,7 @@ int main(int argc, char* argv[])
   }
   try
   {
-    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const port = port_argument(argv[1]);
     auto const address = net::ip::make_address(argc > 2 ? argv[2] : "127.0.0.1");
 
     net::io_context ioc;

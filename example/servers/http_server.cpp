@@ -29,6 +29,7 @@
 //
 
 #include "accept_backoff.hpp"
+#include "arguments.hpp"
 #include "http_ranges.hpp"
 #include "limits.hpp"
 #include "net.hpp"
@@ -463,13 +464,14 @@ int main(int argc, char* argv[])
   }
   try
   {
-    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const port = port_argument(argv[1]);
     // Canonical (absolute, links resolved, no trailing '/': every target starts with
     // '/'), so that the files' canonical paths can be compared with it.
     std::string doc_root = std::filesystem::canonical(argv[2]).string();
     if (!doc_root.empty() && doc_root.back() == '/')
       doc_root.pop_back(); // doc_root "/" itself
-    int const threads = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
+    int const threads =
+        argc > 3 ? static_cast<int>(whole_number_argument(argv[3], "threads", 1, 1024)) : 1;
     auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
 
     net::io_context ioc{threads};

@@ -357,6 +357,16 @@ def run(args, timeout=30, launch=NATIVE, env=None):
     return subprocess.CompletedProcess(p.args, p.returncode, launch.stdout(stdout), stderr)
 
 
+def bad_ports(opt, *more_args):
+    """A port that is not a whole number from 0 to 65535 is refused, with a message that
+    names it, before anything listens: never read as some other port."""
+    for text in ("70000", "-1", "1e3", "65536", "80x"):
+        r = run([opt.bin["server"], text, *more_args], timeout=10, launch=opt.launch)
+        check(r.returncode != 0, f"server: port {text!r} accepted")
+        check(f'port "{text}"' in r.stderr.decode(errors="replace"),
+              f"server: port {text!r} refused without naming it: {r.stderr!r}")
+
+
 def pattern(size, seed):
     """Printable, reproducible test data (usable as a command-line argument)."""
     rnd = random.Random(seed)
@@ -515,6 +525,7 @@ def silent_connection(port):
 def tcp_echo(opt):
     """The echo client example sends short and long messages and checks each echo; then
     four raw Python connections push 1 MiB each through the server at the same time."""
+    bad_ports(opt)
     server, port = start_server(opt, "0")
     long_message = pattern(opt.launch.argument_size(100_000), 1)
     messages = ["hello", "echo through " + opt.variant, long_message]
@@ -562,6 +573,7 @@ def tcp_echo(opt):
 def udp_echo(opt):
     """The UDP client example sends datagrams and checks each echo; a raw Python socket
     sends a 60000-byte datagram."""
+    bad_ports(opt)
     server, port = start_server(opt, "0")
     messages = ["ping", "datagram through " + opt.variant, pattern(8000, 2)]
     r = run([opt.bin["client"], "127.0.0.1", str(port)] + messages, launch=opt.launch)
@@ -580,6 +592,7 @@ def udp_echo(opt):
 def chat(opt):
     """Five chat clients join; each sends two lines; each must receive exactly the
     other clients' eight lines, and none of its own."""
+    bad_ports(opt)
     server, port = start_server(opt, "0")
     n = 5
     clients = [Process(f"client{i}", [opt.bin["client"], "127.0.0.1", str(port)],
@@ -710,6 +723,7 @@ def http(opt):
     loads the server for a second and must report requests and no errors."""
     root = os.path.join(opt.work_dir, "www")
     files = make_doc_root(root)
+    bad_ports(opt, root)
     server, port = start_server(opt, "0", root, "2")
     base = f"http://127.0.0.1:{port}"
 
@@ -1128,6 +1142,7 @@ def tls(opt):
              "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
              "-keyout", key, "-out", cert])
     check(r.returncode == 0, f"openssl req: {r.stderr.decode()}")
+    bad_ports(opt, cert, key)
     server, port = start_server(opt, "0", cert, key)
 
     # -verify_return_error: a certificate that does not verify ends the handshake.

@@ -14,6 +14,7 @@
 //
 
 #include "accept_backoff.hpp"
+#include "arguments.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
 
@@ -154,7 +155,7 @@ int main(int argc, char* argv[])
   }
   try
   {
-    auto const port = static_cast<unsigned short>(std::stoi(argv[1]));
+    auto const port = port_argument(argv[1]);
     auto const address = net::ip::make_address(argc > 4 ? argv[4] : "127.0.0.1");
 
     // TLS 1.2 and later only; older versions are broken or deprecated.
