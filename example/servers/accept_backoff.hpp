@@ -12,7 +12,9 @@
 // retries immediately burns a whole core and, if it logs, floods the log until some
 // connection closes. So after those errors the loop pauses (10 ms, doubling up to 1 s,
 // back to 10 ms after a success) and logs at most one line a second, with the number of
-// failures it did not log. operation_aborted means the acceptor was closed: stop.
+// failures it did not log. Where connections keep closing, it runs out again after each
+// accept: its lines saying it accepts again are limited to one a second as well.
+// operation_aborted means the acceptor was closed: stop.
 //
 // With completion handlers:
 //
@@ -49,7 +51,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <string>
 
 class accept_backoff
@@ -115,8 +116,9 @@ private:
   {
     if (!ec)
     {
-      if (pause_ != first_pause) // recovered from running out: worth a line (once)
-        std::cerr << name_ << ": accepting again after " << failures_ << " failure(s)\n";
+      if (pause_ != first_pause) // recovered from running out: worth a line
+        recovery_log_.write(name_ + ": accepting again after " + std::to_string(failures_) +
+                            " failure(s)");
       failures_ = 0;
       pause_ = first_pause;
       return std::chrono::milliseconds::zero();
@@ -143,7 +145,8 @@ private:
   std::string name_;
   std::chrono::milliseconds pause_ = first_pause;
   rate_limited_log log_{log_interval}; // see limits.hpp
-  unsigned long failures_ = 0;         // since the last success
+  rate_limited_log recovery_log_{log_interval};
+  unsigned long failures_ = 0; // since the last success
 };
 
 #endif

@@ -11,6 +11,11 @@
 // for the server to close the connection, so that no line in flight is lost. (If the
 // server goes away first, the client still waits for the end of stdin: Ctrl-D.)
 //
+// A line from the server may be at most 64 KiB (the server's own limit for a line): a
+// server that sends a longer one, or a line that never ends, would otherwise make the
+// client buffer it without bound. The client then fails, as on any error: it says why on
+// stderr and exits with a non-zero code at once, without waiting for the end of stdin.
+//
 
 #include "net.hpp"
 
@@ -24,6 +29,9 @@ namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
 
+// The longest line the client takes from the server, newline included.
+constexpr std::size_t line_limit = 64 * 1024;
+
 class chat_client
 {
 public:
@@ -33,7 +41,7 @@ public:
   {
     backend::async_connect(socket_, endpoints, [this](error_code ec, tcp::endpoint const&) {
       if (ec)
-        return fail("connect", ec);
+        return fail("connect: " + ec.message());
       connected_ = true;
       read_line();
       // Lines typed while we were connecting have waited in the queue.
@@ -66,12 +74,16 @@ public:
 private:
   void read_line()
   {
-    net::async_read_until(socket_, net::dynamic_buffer(inbox_), '\n',
+    net::async_read_until(socket_, net::dynamic_buffer(inbox_, line_limit), '\n',
                           [this](error_code ec, std::size_t n) {
                             if (ec == net::error::eof)
                               return close(); // the server has closed: we are done
+                            // not_found: line_limit bytes and still no newline
+                            if (ec == net::error::not_found)
+                              return fail("read: a line longer than " + std::to_string(line_limit) +
+                                          " bytes");
                             if (ec)
-                              return fail("read", ec);
+                              return fail("read: " + ec.message());
                             // endl flushes: whoever reads our stdout sees each line as it arrives.
                             std::cout << inbox_.substr(0, n - 1) << std::endl;
                             inbox_.erase(0, n);
@@ -83,7 +95,7 @@ private:
   {
     net::async_write(socket_, net::buffer(outbox_.front()), [this](error_code ec, std::size_t) {
       if (ec)
-        return fail("write", ec);
+        return fail("write: " + ec.message());
       outbox_.pop_front();
       if (!outbox_.empty())
         write_front();
@@ -105,10 +117,10 @@ private:
     socket_.close(ec);
   }
 
-  void fail(std::string what, error_code ec)
+  void fail(std::string message)
   {
     if (failure_.empty())
-      failure_ = what + ": " + ec.message();
+      failure_ = std::move(message);
     close();
   }
 
@@ -119,6 +131,15 @@ private:
   bool finishing_ = false;
   std::string failure_;
 };
+
+// Nothing portable interrupts the main thread's wait for a line of stdin: a client that
+// has failed exits from the network thread, at once, rather than wait for the end of stdin.
+[[noreturn]] void exit_failed(std::string const& failure)
+{
+  std::cout.flush(); // only the network thread writes to stdout
+  std::cerr << "chat_client: " << failure << std::endl;
+  std::_Exit(EXIT_FAILURE);
+}
 
 int main(int argc, char* argv[])
 {
@@ -137,20 +158,19 @@ int main(int argc, char* argv[])
     // The network runs on a thread of its own, because reading stdin blocks. The two
     // threads share nothing but the io_context: each line is posted to it, so the client
     // object is only ever touched by the io_context's thread.
-    std::thread network([&ioc] { ioc.run(); });
+    std::thread network([&ioc, &client] {
+      ioc.run();
+      if (!client.failure().empty())
+        exit_failed(client.failure());
+    });
 
     std::string line;
     while (std::getline(std::cin, line))
       net::post(ioc, [&client, l = line + "\n"]() mutable { client.send(std::move(l)); });
     net::post(ioc, [&client] { client.finish(); });
 
-    // run() returns once the server has closed the connection (or it failed).
+    // run() returns once the server has closed the connection (a failure exits at once).
     network.join();
-    if (!client.failure().empty())
-    {
-      std::cerr << "chat_client: " << client.failure() << "\n";
-      return EXIT_FAILURE;
-    }
   }
   catch (std::exception const& e)
   {

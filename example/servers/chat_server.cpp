@@ -8,10 +8,18 @@
 //
 // The protocol is plain text, one message per line ('\n'). A client that joins first
 // receives a line starting with "* welcome"; from then on it gets everybody else's lines.
-// Port 0 picks a free port, printed as "listening on port N". A client that sends no line
-// for 5 minutes (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected, and
-// so is one that falls more than 1 MiB of lines behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT,
-// see limits.hpp).
+// Port 0 picks a free port, printed as "listening on port N".
+//
+// What one client can cost the server is bounded (see limits.hpp, timeouts.hpp):
+//   - a line is at most 64 KiB; a client that sends a longer one is disconnected;
+//   - a client that sends no line for 5 minutes is disconnected
+//     (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT);
+//   - a client that falls more than 1 MiB behind is disconnected
+//     (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT), counting what a queued line costs the server,
+//     its bytes plus 64 for its bookkeeping, so that a flood of empty lines counts too;
+//   - at most 256 clients are in the room at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS); a
+//     connection beyond is closed as soon as it is accepted.
+// So the lines queued take at most about participants x limit: 256 MiB by default.
 //
 
 #include "accept_backoff.hpp"
@@ -20,6 +28,7 @@
 #include "net.hpp"
 #include "timeouts.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +37,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace net = boost::asio;
 using tcp = backend::tcp;
@@ -37,14 +47,31 @@ using boost::system::error_code;
 auto const idle_timeout =
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::minutes(5));
 
+// The longest line a client may send; a longer one disconnects it.
+constexpr std::size_t line_limit = 64 * 1024;
+
 // How many bytes of lines may wait for one client. A client that does not read (or reads
 // slower than the room talks) would make the server queue every line for it, without end:
 // past this, the server disconnects it, as chat servers do with a slow consumer.
 auto const write_queue_limit =
     number_from_env("ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
 
-// Slow clients are disconnected as often as clients make it happen: at most a line a second.
-rate_limited_log disconnect_log;
+// What a queued line costs beyond its bytes: its std::string in the deque (32 bytes in
+// libstdc++, libc++ and MSVC's x64 library, 24 in others) and, for a line too long for the
+// string's inline buffer, the heap block's header and rounding (up to 32 bytes). Counting
+// bytes only, a flood of empty lines would queue some 32 times the limit.
+constexpr std::uint64_t line_overhead = 64;
+
+std::uint64_t queued_cost(std::string const& line) { return line.size() + line_overhead; }
+
+// How many participants are in the room at once unless ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+// says (see limits.hpp): each may have write_queue_limit queued, and every line is copied
+// to each.
+constexpr std::uint64_t default_max_participants = 256;
+
+// Slow clients are disconnected as often as clients make it happen: they are logged at
+// most a line a second.
+rate_limited_log client_log;
 
 // Whoever can be sent a message. The room does not care that it is a socket.
 class participant
@@ -79,8 +106,9 @@ private:
 class chat_session : public participant, public std::enable_shared_from_this<chat_session>
 {
 public:
-  chat_session(tcp::socket socket, chat_room& room)
-      : socket_(std::move(socket)), deadline_(socket_.get_executor()), room_(room)
+  chat_session(tcp::socket socket, chat_room& room, connection_limit::slot slot)
+      : socket_(std::move(socket)), deadline_(socket_.get_executor()), room_(room),
+        slot_(std::move(slot))
   {
   }
 
@@ -88,7 +116,7 @@ public:
   {
     room_.join(shared_from_this());
     deliver("* welcome, " + std::to_string(room_.size()) + " participant(s) online\n");
-    read_line();
+    read_lines();
   }
 
   // Lines are queued because another write may still be in progress: Asio allows one
@@ -97,11 +125,13 @@ public:
   {
     if (!socket_.is_open())
       return; // disconnected, the handlers have yet to run
-    if (queued_ + line.size() > write_queue_limit)
+    if (queued_ + queued_cost(line) > write_queue_limit)
     {
-      disconnect_log.write("chat: disconnected a participant " + std::to_string(queued_) +
-                           " bytes behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT " +
-                           std::to_string(write_queue_limit) + ")");
+      client_log.write(
+          "chat: disconnected a participant " + std::to_string(outbox_.size()) + " lines (" +
+          std::to_string(queued_) +
+          " bytes with their bookkeeping) behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT " +
+          std::to_string(write_queue_limit) + ")");
       // Not leave(): the room is iterating over its participants. Closing ends our
       // pending read and write with operation_aborted, and their handlers leave.
       error_code ec;
@@ -110,37 +140,60 @@ public:
     }
     bool const idle = outbox_.empty();
     outbox_.push_back(line);
-    queued_ += line.size();
+    queued_ += queued_cost(line);
     if (idle)
-      write_front();
+      write_queued();
   }
 
 private:
-  void read_line()
+  void read_lines()
   {
     arm_deadline();
     // The limit stops one client from making the server buffer without bound.
-    net::async_read_until(socket_, net::dynamic_buffer(inbox_, 64 * 1024), '\n',
-                          [self = shared_from_this()](error_code ec, std::size_t n) {
+    net::async_read_until(socket_, net::dynamic_buffer(inbox_, line_limit), '\n',
+                          [self = shared_from_this()](error_code ec, std::size_t) {
                             if (ec)
                               return self->leave(); // eof: the client has gone (or sent too much)
-                            self->room_.deliver(self->inbox_.substr(0, n), self.get());
-                            self->inbox_.erase(0, n); // keep what came after the newline
-                            self->read_line();
+                            self->deliver_lines();
+                            self->read_lines();
                           });
   }
 
-  void write_front()
+  // Delivers every complete line read, then drops them from inbox_ at once (keeping what
+  // came after the last newline): a flood of short lines then costs a read for many lines,
+  // not a completion and a move of the rest of the buffer for each.
+  void deliver_lines()
   {
-    net::async_write(socket_, net::buffer(outbox_.front()),
-                     [self = shared_from_this()](error_code ec, std::size_t) {
-                       if (ec)
-                         return self->leave();
-                       self->queued_ -= self->outbox_.front().size();
-                       self->outbox_.pop_front();
-                       if (!self->outbox_.empty())
-                         self->write_front();
-                     });
+    std::size_t begin = 0;
+    for (auto end = inbox_.find('\n'); end != std::string::npos; end = inbox_.find('\n', begin))
+    {
+      room_.deliver(inbox_.substr(begin, end + 1 - begin), this);
+      begin = end + 1;
+    }
+    inbox_.erase(0, begin);
+  }
+
+  // Writes the first lines queued, up to write_batch of them at once: a write (a system
+  // call) for each line would keep a flood of short lines from ever being caught up with.
+  // The lines stay in outbox_ until written: a deque's elements do not move as it grows.
+  void write_queued()
+  {
+    auto const n = std::min(outbox_.size(), write_batch);
+    std::vector<net::const_buffer> buffers;
+    buffers.reserve(n);
+    for (std::size_t i = 0; i != n; ++i)
+      buffers.push_back(net::buffer(outbox_[i]));
+    net::async_write(socket_, buffers, [self = shared_from_this(), n](error_code ec, std::size_t) {
+      if (ec)
+        return self->leave();
+      for (std::size_t i = 0; i != n; ++i)
+      {
+        self->queued_ -= queued_cost(self->outbox_.front());
+        self->outbox_.pop_front();
+      }
+      if (!self->outbox_.empty())
+        self->write_queued();
+    });
   }
 
   // The next line must come within idle_timeout. The timer's handler holds only a
@@ -170,14 +223,18 @@ private:
   chat_room& room_;
   std::string inbox_;
   std::deque<std::string> outbox_;
-  std::uint64_t queued_ = 0; // bytes in outbox_
+  std::uint64_t queued_ = 0;    // what outbox_'s lines cost, see queued_cost
+  connection_limit::slot slot_; // our place in the room
+  // Asio writes at most 64 buffers with one system call.
+  static constexpr std::size_t write_batch = 64;
 };
 
 class server
 {
 public:
   server(net::io_context& ioc, tcp::endpoint const& endpoint)
-      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept")
+      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"),
+        participants_("chat", default_max_participants)
   {
     accept();
   }
@@ -189,13 +246,20 @@ private:
   {
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (!ec)
-        std::make_shared<chat_session>(std::move(socket), room_)->start();
+        join(std::move(socket));
       backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
     });
   }
 
+  void join(tcp::socket socket)
+  {
+    if (auto slot = participants_.try_take()) // else closed as `socket` goes out of scope
+      std::make_shared<chat_session>(std::move(socket), room_, std::move(slot))->start();
+  }
+
   tcp::acceptor acceptor_;
   accept_backoff backoff_;
+  logged_connection_limit participants_;
   chat_room room_;
 };
 

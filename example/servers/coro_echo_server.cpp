@@ -9,11 +9,15 @@
 // The same server as tcp_echo_server.cpp, but each connection is a straight-line loop:
 // no session class, no shared_ptr, no handler chain. Lifetimes are those of the coroutine
 // frames. Port 0 picks a free port, printed as "listening on port N". A client idle for
-// 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
+// 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at most 512
+// are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and a
+// connection beyond is closed as soon as accepted. Failed connections are logged at most
+// a line a second.
 //
 
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
+#include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
 
@@ -39,6 +43,10 @@ using namespace net::experimental::awaitable_operators; // a || b: the first to 
 auto const idle_timeout =
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
+// Failed connections happen as often as clients make them happen (a client that leaves
+// before its echo: broken pipe): they are logged at most a line a second.
+rate_limited_log echo_log;
+
 // Echoes everything one client sends until it disconnects, moving the deadline on before
 // each read. Returns (never throws) when the connection ends, cancelled included.
 net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
@@ -59,7 +67,7 @@ net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
     // anything else is worth a line in the log.
     if (e.code() != net::error::eof && e.code() != net::error::connection_reset &&
         e.code() != net::error::operation_aborted)
-      std::cerr << "echo: " << e.what() << "\n";
+      echo_log.write("echo: " + e.code().message());
   }
 }
 
@@ -76,8 +84,9 @@ net::awaitable<void> watchdog(clock_type::time_point& deadline)
 }
 
 // One connection: whichever of echo() and watchdog() finishes first cancels the other;
-// then the socket is closed with this frame.
-net::awaitable<void> session(tcp::socket socket)
+// then the socket is closed with this frame, and `slot` (its place under the connection
+// limit) given back.
+net::awaitable<void> session(tcp::socket socket, [[maybe_unused]] connection_limit::slot slot)
 {
   auto deadline = clock_type::now() + idle_timeout;
   co_await(echo(socket, deadline) || watchdog(deadline));
@@ -87,6 +96,7 @@ net::awaitable<void> session(tcp::socket socket)
 net::awaitable<void> listen(tcp::acceptor& acceptor)
 {
   accept_backoff backoff(acceptor.get_executor(), "accept");
+  logged_connection_limit connections("accept");
   for (;;)
   {
     // as_tuple: a failed accept (out of descriptors, say) is an error code here, not an
@@ -94,8 +104,14 @@ net::awaitable<void> listen(tcp::acceptor& acceptor)
     auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
     if (ec == net::error::operation_aborted)
       co_return; // the acceptor was closed
-    if (!ec)     // detached: nobody waits for a connection to end; session() handles errors
-      net::co_spawn(acceptor.get_executor(), session(std::move(socket)), net::detached);
+    if (!ec)
+    {
+      // Detached: nobody waits for a connection to end; session() handles errors. Without
+      // a slot, `socket` is closed at the end of this iteration.
+      if (auto slot = connections.try_take())
+        net::co_spawn(acceptor.get_executor(), session(std::move(socket), std::move(slot)),
+                      net::detached);
+    }
     co_await backoff.pause(ec); // when out of descriptors: see accept_backoff.hpp
   }
 }

@@ -6,12 +6,26 @@
 //
 //   curl_multi_client <output-dir> <url>...
 //
-// Each URL is saved as <output-dir>/<last path segment> and reported on stdout as
-// "<status> <url> <bytes>", or "failed <url>: <reason>". The exit status is non-zero if any
-// transfer failed at the transport level (an HTTP error status is a completed transfer).
+// Each URL is saved as <output-dir>/<last path segment>, "index.html" where that segment
+// is empty, "." or ".." (it names a directory). A name that an earlier URL of the same
+// command line has taken gets ".1", ".2", ... appended (the first one free), so that no
+// download overwrites another; a file left by an earlier run is overwritten.
+// Every URL gets one line on stdout, "<status> <url> <bytes>" or "failed <url>: <reason>",
+// whatever happens, even when the program cannot start downloading at all. The exit
+// status is non-zero if any URL failed: at the transport level, or its file could not be
+// written (an HTTP error status is a completed transfer).
 // A download may have 1 GiB at most (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD, in bytes, see
 // limits.hpp): a server that sends more, or a body that never ends, fails that transfer
 // as soon as it passes the limit, rather than fill the disk.
+//
+// Descriptors: at most 8 transfers run at once (the others wait their turn), each with its
+// file, open only while it runs, and a connection (two sockets while libcurl tries IPv6
+// and IPv4 at once); libcurl keeps at most 8 connections in all, idle ones included. Add
+// libcurl's own 2 and Asio's 3 (epoll, eventfd, timerfd): any number of URLs can be
+// downloaded with a limit (RLIMIT_NOFILE) of 64. The notify build needs 2 more than the
+// stock one, the notify reactor's epoll and wake-up descriptors: it creates the reactor
+// before any transfer, so that running out of descriptors there fails every URL with a
+// reason rather than inside a libcurl callback (see create_reactor).
 //
 // libcurl does the protocol; we do the waiting. The division of labour:
 //   CURLOPT_OPENSOCKETFUNCTION   libcurl asks us for a socket: we open a tcp::socket and
@@ -21,7 +35,8 @@
 //                                an async_wait(wait_read / wait_write) pending for it;
 //   CURLMOPT_TIMERFUNCTION       libcurl wants to be called back after a delay: a steady_timer.
 // When a wait or the timer completes we call curl_multi_socket_action, and collect the
-// finished transfers with curl_multi_info_read.
+// finished transfers with curl_multi_info_read. libcurl calls these from C frames, which
+// no exception may cross: each callback catches everything and returns libcurl's error.
 //
 
 #include "limits.hpp"
@@ -30,15 +45,20 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace net = boost::asio;
@@ -49,16 +69,68 @@ using boost::system::error_code;
 auto const max_download =
     number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD", std::uint64_t(1) << 30, "bytes");
 
-// One download.
+// Transfers at once, and connections libcurl keeps in all: what bounds our descriptors.
+constexpr long max_running = 8;
+
+// The line each URL gets on stdout, and which URLs have had theirs.
+class report
+{
+public:
+  explicit report(std::vector<std::string> urls) : urls_(std::move(urls)), done_(urls_.size()) {}
+
+  std::vector<std::string> const& urls() const { return urls_; }
+
+  void completed(std::size_t i, long status, std::uint64_t bytes)
+  {
+    std::cout << status << " " << urls_[i] << " " << bytes << std::endl;
+    done_[i] = true;
+  }
+
+  void failed(std::size_t i, std::string const& reason)
+  {
+    std::cout << "failed " << urls_[i] << ": " << reason << std::endl;
+    done_[i] = true;
+    ++failures_;
+  }
+
+  // After an error that ends the run: each URL without its line yet fails for `reason`.
+  void fail_the_rest(std::string const& reason)
+  {
+    for (std::size_t i = 0; i < urls_.size(); ++i)
+      if (!done_[i])
+        failed(i, reason);
+  }
+
+  int failures() const { return failures_; }
+
+private:
+  std::vector<std::string> urls_;
+  std::vector<bool> done_;
+  int failures_ = 0;
+};
+
+class downloader;
+
+// One download, while it runs.
 struct transfer
 {
+  std::size_t index = 0; // of its URL, in the report
   std::string url;
   std::string path;
   std::ofstream out;
   std::uint64_t bytes = 0;
   bool too_large = false; // stopped at max_download
+  std::string error;      // what went wrong on our side, if anything, for the report
+  downloader* owner = nullptr;
   CURL* easy = nullptr;
   curl_slist* resolve = nullptr; // host names we resolved for libcurl (see resolve_for_curl)
+};
+
+// A download waiting for its turn.
+struct queued
+{
+  std::size_t index;
+  std::string path;
 };
 
 // A socket libcurl is using, and what libcurl wants to hear about it.
@@ -72,23 +144,54 @@ struct watched_socket
   bool writing = false; // an async_wait(wait_write) is pending
 };
 
+// Runs the body of a libcurl callback, for which an exception becomes `error`, the value
+// that tells libcurl the callback failed, and a line on stderr: libcurl calls it from C
+// frames, and an exception unwinding through them is undefined behaviour.
+template <class Result, class Body>
+Result no_throw(char const* callback, Result error, Body&& body) noexcept
+{
+  char const* what = "unknown exception";
+  try
+  {
+    return body();
+  }
+  catch (std::exception const& e)
+  {
+    what = e.what();
+  }
+  catch (...)
+  {
+  }
+  std::cerr << "curl_multi_client: " << callback << ": " << what << "\n";
+  return error;
+}
+
 class downloader
 {
 public:
-  explicit downloader(net::io_context& ioc) : ioc_(ioc), timer_(ioc), multi_(curl_multi_init())
+  downloader(net::io_context& ioc, report& r, std::vector<std::string> const& names,
+             std::string const& out_dir)
+      : ioc_(ioc), timer_(ioc), report_(r), multi_(curl_multi_init())
   {
+    if (!multi_)
+      throw std::runtime_error("curl_multi_init failed");
     curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &downloader::on_socket);
     curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &downloader::on_timer);
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
-    // A few connections per host, so that several URLs share (re-use) a connection.
+    // A few connections per host, so that several URLs share (re-use) a connection, and
+    // few in all: libcurl closes an idle one to make room, or makes a transfer wait.
     curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 4L);
+    curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, max_running);
+    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, max_running);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      queue_.push_back({i, out_dir + "/" + names[i]});
   }
 
   ~downloader()
   {
     // Closes the connections libcurl keeps for re-use, through on_close_socket.
-    for (auto& t : transfers_)
+    for (auto& t : running_)
       discard(*t);
     curl_multi_cleanup(multi_);
   }
@@ -96,24 +199,46 @@ public:
   downloader(downloader const&) = delete;
   downloader& operator=(downloader const&) = delete;
 
-  // Queues a download. Adding the handle makes libcurl call on_timer with a zero delay,
-  // and that is what starts the work once the io_context runs.
-  void add(std::string url, std::string path)
+  // Starts queued downloads while fewer than max_running run. Adding a handle makes
+  // libcurl call on_timer with a zero delay, and that is what starts its work once the
+  // io_context runs.
+  void start_queued()
   {
-    auto t = std::make_unique<transfer>();
-    t->url = std::move(url);
-    t->path = std::move(path);
-    t->out.open(t->path, std::ios::binary);
-    if (!t->out)
-      throw std::runtime_error("cannot write " + t->path);
+    while (running_.size() < static_cast<std::size_t>(max_running) && !queue_.empty())
+    {
+      queued q = std::move(queue_.front());
+      queue_.pop_front();
+      auto t = std::make_unique<transfer>();
+      t->owner = this;
+      t->index = q.index;
+      t->url = report_.urls()[q.index];
+      t->path = std::move(q.path);
+      std::string const why = start(*t);
+      if (why.empty())
+        running_.push_back(std::move(t));
+      else
+      {
+        report_.failed(t->index, why);
+        discard(*t);
+      }
+    }
+  }
 
-    CURL* easy = t->easy = curl_easy_init();
-    curl_easy_setopt(easy, CURLOPT_URL, t->url.c_str());
-    curl_easy_setopt(easy, CURLOPT_PRIVATE, t.get());
+private:
+  // Hands the transfer to libcurl, its file open; returns why it cannot, or "".
+  std::string start(transfer& t)
+  {
+    CURL* easy = t.easy = curl_easy_init();
+    if (!easy)
+      return "curl_easy_init failed";
+    curl_easy_setopt(easy, CURLOPT_URL, t.url.c_str());
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, &t);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &downloader::on_data);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, t.get());
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+    // The transfer's own data for opening (to say why a socket failed), the downloader's
+    // for closing: libcurl may close a connection after its transfer is gone.
     curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, &downloader::on_open_socket);
-    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, this);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &t);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &downloader::on_close_socket);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT, 30L); // no download may hang the program
@@ -123,19 +248,23 @@ public:
                      static_cast<curl_off_t>(std::min<std::uint64_t>(
                          max_download, std::numeric_limits<curl_off_t>::max())));
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    resolve_for_curl(*t);
-    curl_multi_add_handle(multi_, easy);
-    transfers_.push_back(std::move(t));
+    if (std::string why = resolve_for_curl(t); !why.empty())
+      return why;
+    t.out.open(t.path, std::ios::binary);
+    if (!t.out) // errno is the failed open's
+      return "cannot write " + t.path + ": " + std::generic_category().message(errno);
+    if (CURLMcode const rc = curl_multi_add_handle(multi_, easy); rc != CURLM_OK)
+      return curl_multi_strerror(rc);
+    return "";
   }
 
-  int failures() const { return failures_; }
-
-private:
   // libcurl resolves host names on a thread of its own and watches a descriptor of that
   // thread's: not a socket we created. We resolve the name ourselves instead and give
   // libcurl the addresses (CURLOPT_RESOLVE), so every descriptor it watches is ours.
-  void resolve_for_curl(transfer& t)
+  // Returns why the name cannot be resolved, or "".
+  std::string resolve_for_curl(transfer& t)
   {
+    std::string why;
     CURLU* u = curl_url();
     char* host = nullptr;
     char* port = nullptr;
@@ -148,98 +277,117 @@ private:
       net::ip::make_address(h, ec);
       if (ec && h.front() != '[') // not an IPv4 or [IPv6] literal: a name
       {
+        auto const results = tcp::resolver(ioc_).resolve(h, port, ec);
         std::string entry = h + ":" + port + ":";
         char const* sep = "";
-        for (auto const& r : tcp::resolver(ioc_).resolve(h, port))
+        for (auto const& r : results)
         {
           auto const a = r.endpoint().address();
           entry += sep + (a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
           sep = ",";
         }
-        t.resolve = curl_slist_append(nullptr, entry.c_str());
-        curl_easy_setopt(t.easy, CURLOPT_RESOLVE, t.resolve);
+        if (ec)
+          why = "cannot resolve " + h + ": " + ec.message();
+        else
+        {
+          t.resolve = curl_slist_append(nullptr, entry.c_str());
+          curl_easy_setopt(t.easy, CURLOPT_RESOLVE, t.resolve);
+        }
       }
     }
     curl_free(host);
     curl_free(port);
     curl_url_cleanup(u);
+    return why;
   }
 
   // ---- libcurl's callbacks (C functions: `self` is the data pointer we registered) -----
 
-  static curl_socket_t on_open_socket(void* self, curlsocktype purpose, curl_sockaddr* address)
+  static curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* address)
   {
-    auto& d = *static_cast<downloader*>(self);
+    auto& t = *static_cast<transfer*>(user);
     if (purpose != CURLSOCKTYPE_IPCXN ||
         (address->family != AF_INET && address->family != AF_INET6))
       return CURL_SOCKET_BAD;
-    tcp::socket socket(d.ioc_);
-    error_code ec;
-    socket.open(address->family == AF_INET6 ? tcp::v6() : tcp::v4(), ec);
-    if (ec)
-      return CURL_SOCKET_BAD;
-    curl_socket_t const fd = socket.native_handle();
-    d.sockets_[fd] = std::make_shared<watched_socket>(std::move(socket));
-    return fd;
+    return no_throw("open socket", CURL_SOCKET_BAD, [&]() -> curl_socket_t {
+      auto& d = *t.owner;
+      tcp::socket socket(d.ioc_);
+      error_code ec;
+      socket.open(address->family == AF_INET6 ? tcp::v6() : tcp::v4(), ec);
+      if (ec)
+      {
+        t.error = "socket: " + ec.message(); // libcurl itself says only "Couldn't connect"
+        return CURL_SOCKET_BAD;
+      }
+      curl_socket_t const fd = socket.native_handle();
+      d.sockets_[fd] = std::make_shared<watched_socket>(std::move(socket));
+      return fd;
+    });
   }
 
   static int on_close_socket(void* self, curl_socket_t fd)
   {
     auto& d = *static_cast<downloader*>(self);
-    auto it = d.sockets_.find(fd);
-    if (it == d.sockets_.end())
-      return 1;
-    // Closing completes its pending waits with operation_aborted.
-    error_code ec;
-    it->second->socket.close(ec);
-    d.sockets_.erase(it);
-    return ec ? 1 : 0;
+    return no_throw("close socket", 1, [&] {
+      auto it = d.sockets_.find(fd);
+      if (it == d.sockets_.end())
+        return 1;
+      // Closing completes its pending waits with operation_aborted.
+      error_code ec;
+      it->second->socket.close(ec);
+      d.sockets_.erase(it);
+      return ec ? 1 : 0;
+    });
   }
 
   static int on_socket(CURL*, curl_socket_t fd, int what, void* self, void*)
   {
     auto& d = *static_cast<downloader*>(self);
-    auto it = d.sockets_.find(fd);
-    if (it == d.sockets_.end())
-    {
-      std::cerr << "curl_multi_client: libcurl watches descriptor " << fd
-                << " that it did not open through us\n";
-      return -1; // makes libcurl fail the transfer rather than hang
-    }
-    auto const& w = it->second;
-    if (what == CURL_POLL_REMOVE)
-    {
-      // Not interested any more (e.g. an idle connection kept for re-use). Cancel our
-      // waits so that nothing pending keeps io_context::run() from returning.
-      w->wanted = 0;
-      error_code ec;
-      w->socket.cancel(ec);
+    return no_throw("socket", -1, [&] {
+      auto it = d.sockets_.find(fd);
+      if (it == d.sockets_.end())
+      {
+        std::cerr << "curl_multi_client: libcurl watches descriptor " << fd
+                  << " that it did not open through us\n";
+        return -1; // makes libcurl fail the transfer rather than hang
+      }
+      auto const& w = it->second;
+      if (what == CURL_POLL_REMOVE)
+      {
+        // Not interested any more (e.g. an idle connection kept for re-use). Cancel our
+        // waits so that nothing pending keeps io_context::run() from returning.
+        w->wanted = 0;
+        error_code ec;
+        w->socket.cancel(ec);
+        return 0;
+      }
+      w->wanted = what;
+      d.watch(w);
       return 0;
-    }
-    w->wanted = what;
-    d.watch(w);
-    return 0;
+    });
   }
 
   static int on_timer(CURLM*, long timeout_ms, void* self)
   {
     auto& d = *static_cast<downloader*>(self);
-    if (timeout_ms < 0)
-    {
-      d.timer_.cancel();
+    return no_throw("timer", -1, [&] {
+      if (timeout_ms < 0)
+      {
+        d.timer_.cancel();
+        return 0;
+      }
+      // Even a zero delay goes through the timer: libcurl must not be re-entered from
+      // inside its own callback. (expires_after also cancels the previous wait.)
+      d.timer_.expires_after(std::chrono::milliseconds(timeout_ms));
+      d.timer_.async_wait([&d](error_code ec) {
+        if (ec)
+          return;
+        int running = 0;
+        curl_multi_socket_action(d.multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+        d.collect_finished();
+      });
       return 0;
-    }
-    // Even a zero delay goes through the timer: libcurl must not be re-entered from
-    // inside its own callback. (expires_after also cancels the previous wait.)
-    d.timer_.expires_after(std::chrono::milliseconds(timeout_ms));
-    d.timer_.async_wait([&d](error_code ec) {
-      if (ec)
-        return;
-      int running = 0;
-      curl_multi_socket_action(d.multi_, CURL_SOCKET_TIMEOUT, 0, &running);
-      d.collect_finished();
     });
-    return 0;
   }
 
   static std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user)
@@ -251,9 +399,14 @@ private:
       t.too_large = true;
       return 0; // a short count makes libcurl abort the transfer
     }
-    t.out.write(data, static_cast<std::streamsize>(n));
-    t.bytes += n;
-    return t.out ? n : 0;
+    return no_throw("write", std::size_t(0), [&]() -> std::size_t {
+      t.out.write(data, static_cast<std::streamsize>(n));
+      t.bytes += n;
+      if (t.out)
+        return n;
+      t.error = "cannot write " + t.path;
+      return 0;
+    });
   }
 
   // ---- waiting for readiness on our sockets --------------------------------------------
@@ -296,7 +449,7 @@ private:
       watch(w);
   }
 
-  // Reports and frees every transfer libcurl has finished.
+  // Reports and frees every transfer libcurl has finished, and starts queued ones.
   void collect_finished()
   {
     int left = 0;
@@ -306,25 +459,11 @@ private:
         continue;
       transfer* t = nullptr;
       curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
-      if (msg->data.result == CURLE_OK)
-      {
-        long status = 0;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-        std::cout << status << " " << t->url << " " << t->bytes << std::endl;
-      }
-      else
-      {
-        std::cout << "failed " << t->url << ": ";
-        if (t->too_large || msg->data.result == CURLE_FILESIZE_EXCEEDED)
-          std::cout << "larger than the download limit of " << max_download
-                    << " bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD)" << std::endl;
-        else
-          std::cout << curl_easy_strerror(msg->data.result) << std::endl;
-        ++failures_;
-      }
+      finish(*t, msg->data.result);
       remove(*t);
     }
-    if (transfers_.empty())
+    start_queued();
+    if (running_.empty())
     {
       // Nothing left to do: let run() return, even if libcurl still watches an idle
       // connection it keeps for re-use. (curl_multi_cleanup closes those.)
@@ -338,39 +477,84 @@ private:
     }
   }
 
+  void finish(transfer& t, CURLcode result)
+  {
+    if (result == CURLE_OK)
+    {
+      long status = 0;
+      curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+      report_.completed(t.index, status, t.bytes);
+    }
+    else if (t.too_large || result == CURLE_FILESIZE_EXCEEDED)
+      report_.failed(t.index, "larger than the download limit of " + std::to_string(max_download) +
+                                  " bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD)");
+    else
+      report_.failed(t.index, std::string(curl_easy_strerror(result)) +
+                                  (t.error.empty() ? "" : " (" + t.error + ")"));
+  }
+
   void remove(transfer& t)
   {
     discard(t);
-    transfers_.erase(std::find_if(transfers_.begin(), transfers_.end(),
-                                  [&](auto const& p) { return p.get() == &t; }));
+    running_.erase(std::find_if(running_.begin(), running_.end(),
+                                [&](auto const& p) { return p.get() == &t; }));
   }
 
+  // Frees what a transfer holds; its file is closed, so it holds no descriptor.
   void discard(transfer& t)
   {
-    curl_multi_remove_handle(multi_, t.easy);
-    curl_easy_cleanup(t.easy);
+    if (t.easy)
+    {
+      curl_multi_remove_handle(multi_, t.easy);
+      curl_easy_cleanup(t.easy);
+    }
     curl_slist_free_all(t.resolve);
     t.out.close();
   }
 
   net::io_context& ioc_;
   net::steady_timer timer_;
+  report& report_;
   CURLM* multi_;
-  std::vector<std::unique_ptr<transfer>> transfers_;
+  std::deque<queued> queue_;
+  std::vector<std::unique_ptr<transfer>> running_;
   std::map<curl_socket_t, std::shared_ptr<watched_socket>> sockets_;
-  int failures_ = 0;
 };
 
-// "http://host/dir/file.txt?x" -> "file.txt"; "index.html" when the path ends with '/'.
+// The file name for `url`: its last path segment ("http://host/dir/file.txt?x" ->
+// "file.txt"), or "index.html" where that is empty, "." or ".." (names of a directory).
 std::string file_name(std::string const& url)
 {
-  std::string path = url.substr(0, url.find_first_of("?#"));
+  std::string const path = url.substr(0, url.find_first_of("?#"));
   auto const scheme = path.find("://");
   if (scheme != std::string::npos && path.find('/', scheme + 3) == std::string::npos)
     return "index.html";
-  std::string name = path.substr(path.rfind('/') + 1);
-  return name.empty() ? "index.html" : name;
+  std::string const name = path.substr(path.rfind('/') + 1);
+  return name.empty() || name == "." || name == ".." ? "index.html" : name;
 }
+
+// The file names for `urls`, in order: a name an earlier URL has taken gets ".1", ".2",
+// ... appended (the first one free), so that no download overwrites another.
+std::vector<std::string> file_names(std::vector<std::string> const& urls)
+{
+  std::set<std::string> taken;
+  std::map<std::string, int> suffix; // the last one tried, per name
+  std::vector<std::string> names;
+  for (auto const& url : urls)
+  {
+    std::string const base = file_name(url);
+    std::string name = base;
+    while (!taken.insert(name).second)
+      name = base + "." + std::to_string(++suffix[base]);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// Creates the io_context's reactor now, before any transfer: out of descriptors (the notify
+// reactor needs an epoll and a wake-up descriptor), it throws here, where every URL can be
+// told why, rather than in libcurl's open-socket callback. A socket object creates it.
+void create_reactor(net::io_context& ioc) { tcp::socket first(ioc); }
 
 int main(int argc, char* argv[])
 {
@@ -379,22 +563,21 @@ int main(int argc, char* argv[])
     std::cerr << "usage: curl_multi_client <output-dir> <url>...\n";
     return EXIT_FAILURE;
   }
-  curl_global_init(CURL_GLOBAL_DEFAULT);
-  int failures = 0;
+  report r(std::vector<std::string>(argv + 2, argv + argc));
   try
   {
+    if (CURLcode const rc = curl_global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK)
+      throw std::runtime_error(std::string("curl_global_init: ") + curl_easy_strerror(rc));
     net::io_context ioc;
-    downloader d(ioc);
-    for (int i = 2; i < argc; ++i)
-      d.add(argv[i], std::string(argv[1]) + "/" + file_name(argv[i]));
+    create_reactor(ioc);
+    downloader d(ioc, r, file_names(r.urls()), argv[1]);
+    d.start_queued();
     ioc.run(); // returns when every transfer has finished
-    failures = d.failures();
   }
   catch (std::exception const& e)
   {
-    std::cerr << "curl_multi_client: " << e.what() << "\n";
-    failures = 1;
+    r.fail_the_rest(e.what());
   }
   curl_global_cleanup();
-  return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return r.failures() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -8,16 +8,25 @@
 //
 // Serves the files under doc_root with GET and HEAD, keeps connections alive as the client
 // asks, answers 404 for missing files and 400 for request targets that try to leave
-// doc_root. Links (symbolic links) are followed only where they lead to a file inside
-// doc_root; files and directories whose names start with '.' (".git", ".env") are never
-// served. Port 0 picks a free port, printed as "listening on port N".
+// doc_root. A target may be in origin form ("/a%20b.txt") or absolute form
+// ("http://host/a%20b.txt"); its percent-escapes are decoded before it is checked
+// (http_target.hpp). Links (symbolic links) are followed only where they lead to a file
+// inside doc_root; files and directories whose names start with '.' (".git", ".env") are
+// never served, whether named or reached through a link. A HEAD request gets the headers
+// GET would, without the body, errors too. Port 0 picks a free port, printed as
+// "listening on port N".
 //
-// What one client can cost is bounded: a request may have 8 KiB of headers (beyond: 431)
-// and 8 KiB of body (beyond: 413; GET and HEAD need none), a request the parser rejects is
-// answered 400 before the connection closes, at most 512 connections are served at once
-// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp; beyond, a new connection is closed
-// at once), and what clients cause is logged at most a line a second. A request must
-// arrive within 30 s, and each step of a response may wait 30 s for the client
+// What one client can cost is bounded: a request may have 8 KiB of headers and 100 fields
+// (beyond: 431), 8 KiB of body (beyond: 413; GET and HEAD need none) and 8 KiB of trailers
+// (beyond: 431). A request the parser rejects is answered 400 before the connection closes:
+// a malformed one, an HTTP/1.1 one without exactly one Host, and one whose body cannot be
+// framed (RFC 9112, section 6.3: a Transfer-Encoding whose final coding is not chunked,
+// one with Content-Length, one in HTTP/1.0). At most 512 connections are served at once
+// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), at most 128 of them from one address
+// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT); beyond, a new connection is closed at
+// once. What clients cause is logged at most a line a second. A new connection must send
+// its first byte within 5 s (ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request must arrive
+// within 30 s, and each step of a response may wait 30 s for the client
 // (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
 // it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
 // and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
@@ -31,6 +40,7 @@
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
 #include "http_ranges.hpp"
+#include "http_target.hpp"
 #include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
@@ -76,12 +86,21 @@ std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on "
 // see timeouts.hpp).
 auto const idle_timeout =
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+// How long a new connection may stay silent (ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT): a
+// client that means to ask something sends at once, and one that holds connections
+// without a word gives them back sooner.
+auto const first_byte_timeout = std::min<std::chrono::seconds>(
+    timeout_from_env("ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT", std::chrono::seconds(5)),
+    idle_timeout);
 
 // What one request may hold. The server serves files: a request needs a few headers and no
 // body, so both limits are small (Beast's default body limit, 1 MiB, is for servers that
 // take uploads), and no request holds more of the server's memory than this.
 constexpr std::uint32_t header_limit = 8 * 1024; // beyond: 431
 constexpr std::uint64_t body_limit = 8 * 1024;   // beyond: 413
+// Each field costs a node of its own (some 90 bytes), however short: 8 KiB of empty
+// fields would be 100 kB. Real requests have a dozen or two.
+constexpr std::size_t field_limit = 100; // beyond: 431
 // The read buffer holds the headers while they are parsed; the body goes on to the
 // request as it comes.
 constexpr std::size_t read_buffer_limit = 2 * header_limit;
@@ -90,10 +109,11 @@ constexpr std::size_t read_buffer_limit = 2 * header_limit;
 // before it closes (see http_session::close).
 constexpr std::chrono::seconds linger_time{2};
 
-// How many connections are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see
-// limits.hpp); beyond, a new connection is closed as soon as it is accepted.
-auto const max_connections =
-    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", 512, "connections");
+// How many connections one client (remote address) may hold
+// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT): a quarter of the default total, enough
+// for a browser's six and a few clients behind one NAT.
+auto const max_connections_per_client =
+    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT", 128, "connections");
 
 // Bad requests, refused connections and failed connections happen as often as clients make
 // them happen: they are logged at most a line a second.
@@ -151,7 +171,18 @@ http::response<http::string_body> text_response(http::status status, unsigned ve
   return res;
 }
 
-// Whether the request-target names a hidden file or directory: one path segment starting
+// The response to a request of `method`: for HEAD, the headers GET would get (its
+// Content-Length included) without the body, whatever the status.
+template <class Body>
+http::message_generator respond(http::verb method, http::response<Body>&& res)
+{
+  if (method != http::verb::head)
+    return std::move(res);
+  http::response<http::empty_body> head{std::move(res.base())};
+  return head;
+}
+
+// Whether the request's path names a hidden file or directory: one path segment starting
 // with '.' (".hidden", ".git/config", "a/./b"). Backslashes separate segments too, for
 // Windows.
 bool names_hidden_file(beast::string_view target)
@@ -163,8 +194,9 @@ bool names_hidden_file(beast::string_view target)
 }
 
 // The file a path names with every link resolved, if it is a regular file inside root
-// (itself canonical); an empty path otherwise. Comparing whole path components, so that
-// "/www2/x" is not inside "/www".
+// (itself canonical) and not hidden there; an empty path otherwise. Comparing whole path
+// components, so that "/www2/x" is not inside "/www"; and the resolved ones below root,
+// so that a link "envlink" to ".env" is as hidden as ".env".
 std::filesystem::path file_inside(std::filesystem::path const& root, std::string const& path)
 {
   error_code ec;
@@ -174,6 +206,9 @@ std::filesystem::path file_inside(std::filesystem::path const& root, std::string
   auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
   if (mismatch.first != root.end())
     return {};
+  for (auto part = mismatch.second; part != file.end(); ++part)
+    if (!part->empty() && part->native().front() == '.')
+      return {};
   return file;
 }
 
@@ -182,20 +217,20 @@ std::filesystem::path file_inside(std::filesystem::path const& root, std::string
 http::message_generator handle_request(std::string const& doc_root,
                                        http::request<http::string_body>&& req)
 {
+  auto const error = [&req](http::status status, std::string text) {
+    return respond(req.method(),
+                   text_response(status, req.version(), req.keep_alive(), std::move(text)));
+  };
   if (req.method() != http::verb::get && req.method() != http::verb::head)
-    return text_response(http::status::method_not_allowed, req.version(), req.keep_alive(),
-                         "Method not allowed");
+    return error(http::status::method_not_allowed, "Method not allowed");
 
-  // The path is the target up to any query string. Percent-escapes are not decoded, so
-  // "%2e%2e" names a file literally called that, and rejecting ".." is enough to keep
-  // every request inside doc_root.
-  beast::string_view target = req.target();
-  target = target.substr(0, target.find('?'));
-  if (target.empty() || target[0] != '/' || target.find("..") != beast::string_view::npos)
-    return text_response(http::status::bad_request, req.version(), req.keep_alive(),
-                         "Illegal request-target");
+  // The path, decoded (see http_target.hpp): checked as decoded, rejecting ".." keeps
+  // every request inside doc_root, "%2e%2e" and "%2F.." too.
+  auto const target = request_path(req.target());
+  if (!target || target->empty() || (*target)[0] != '/' || target->find("..") != std::string::npos)
+    return error(http::status::bad_request, "Illegal request-target");
 
-  std::string path = doc_root + std::string(target);
+  std::string path = doc_root + *target;
   if (path.back() == '/')
     path += "index.html";
 
@@ -204,10 +239,9 @@ http::message_generator handle_request(std::string const& doc_root,
   // /etc/passwd, or to a directory outside, is as missing as a file that is not there.
   // Hidden files look missing too: nothing tells a client that "/.git/config" exists.
   std::filesystem::path const file =
-      names_hidden_file(target) ? std::filesystem::path() : file_inside(doc_root, path);
+      names_hidden_file(*target) ? std::filesystem::path() : file_inside(doc_root, path);
   if (file.empty())
-    return text_response(http::status::not_found, req.version(), req.keep_alive(),
-                         "Not found: " + std::string(target));
+    return error(http::status::not_found, "Not found: " + *target);
 
   error_code ec;
   file_range_body::value_type body;
@@ -215,8 +249,7 @@ http::message_generator handle_request(std::string const& doc_root,
   if (!ec)
     body.size = body.file.size(ec);
   if (ec)
-    return text_response(http::status::internal_server_error, req.version(), req.keep_alive(),
-                         ec.message());
+    return error(http::status::internal_server_error, ec.message());
   auto const size = std::to_string(body.size);
 
   // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
@@ -230,7 +263,7 @@ http::message_generator handle_request(std::string const& doc_root,
     auto res = text_response(http::status::range_not_satisfiable, req.version(), req.keep_alive(),
                              "Range not satisfiable");
     res.set(http::field::content_range, "bytes */" + size);
-    return res;
+    return respond(req.method(), std::move(res));
   }
 
   http::response<file_range_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
@@ -248,14 +281,7 @@ http::message_generator handle_request(std::string const& doc_root,
   }
   res.content_length(res.body().size);
   res.keep_alive(req.keep_alive());
-
-  // HEAD: the headers GET would send, without the body.
-  if (req.method() == http::verb::head)
-  {
-    http::response<http::empty_body> head{std::move(res.base())};
-    return head;
-  }
-  return res;
+  return respond(req.method(), std::move(res));
 }
 
 // The status that answers a request Beast's parser rejected with `ec`, or none where there
@@ -263,17 +289,68 @@ http::message_generator handle_request(std::string const& doc_root,
 // (beast::error::timeout).
 std::optional<http::status> rejection_status(error_code ec)
 {
-  if (ec == http::error::header_limit)
+  // The read buffer holds only headers and trailers (a body goes on to the request): what
+  // overflows it is trailers, too large.
+  if (ec == http::error::header_limit || ec == http::error::buffer_overflow)
     return http::status::request_header_fields_too_large; // 431
   if (ec == http::error::body_limit)
     return http::status::payload_too_large; // 413
   // Every other error of the parser is a malformed request: a bad request line or field, a
-  // bad or second Content-Length, Content-Length with Transfer-Encoding, a bad chunk...
+  // bad or second Content-Length, Content-Length with Transfer-Encoding, a Transfer-Encoding
+  // not ending in chunked, no Host or two (request_parser), a bad chunk...
   if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
       ec != http::error::end_of_stream && ec != http::error::partial_message)
     return http::status::bad_request; // 400
   return std::nullopt;
 }
+
+// Beast's request parser with what it leaves to the server: at most field_limit fields
+// and header_limit bytes of trailers (431 beyond; older Beast bounds neither), and a header
+// that says where the request ends and which host it is for (400 otherwise).
+class request_parser : public http::request_parser<http::string_body>
+{
+public:
+  request_parser()
+  {
+    header_limit(::header_limit);
+    body_limit(::body_limit);
+  }
+
+private:
+  void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
+                     error_code& ec) override
+  {
+    if (is_header_done()) // a trailer
+      trailer_size_ += name_string.size() + value.size() + 4;
+    if (++fields_ > field_limit || trailer_size_ > ::header_limit)
+    {
+      ec = http::error::header_limit;
+      return;
+    }
+    ec = {};
+    get().insert(name, name_string, value);
+  }
+
+  void on_header_impl(error_code& ec) override
+  {
+    ec = {};
+    auto const& req = get();
+    // RFC 9112, section 6.3: with a Transfer-Encoding whose final coding is not chunked,
+    // or with Content-Length too, where the body ends is anybody's guess (Beast takes the
+    // first for no body, and "gzip" then Content-Length for that length): a proxy in front
+    // that guessed otherwise would let a request be smuggled past it. HTTP/1.0 has no
+    // Transfer-Encoding: such framing is faulty there (section 6.1).
+    if (req.count(http::field::transfer_encoding) &&
+        (!chunked() || req.count(http::field::content_length) || req.version() < 11))
+      ec = http::error::bad_transfer_encoding;
+    // RFC 9112, section 3.2: exactly one Host in HTTP/1.1 (HTTP/1.0 may have none).
+    else if (req.version() >= 11 && req.count(http::field::host) != 1)
+      ec = http::error::bad_field;
+  }
+
+  std::size_t fields_ = 0;
+  std::size_t trailer_size_ = 0;
+};
 
 // ---- one connection ----------------------------------------------------------------------
 
@@ -282,26 +359,40 @@ std::optional<http::status> rejection_status(error_code ec)
 class http_session : public std::enable_shared_from_this<http_session>
 {
 public:
-  // `slot` is the session's place under the connection limit, given back when it ends.
+  // The slots are the session's places under the connection limits, given back when it
+  // ends.
   http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
-               connection_limit::slot slot)
-      : stream_(std::move(socket)), doc_root_(std::move(doc_root)), slot_(std::move(slot))
+               connection_limit::slot slot, per_client_limit::slot client_slot)
+      : stream_(std::move(socket)), doc_root_(std::move(doc_root)), slot_(std::move(slot)),
+        client_slot_(std::move(client_slot))
   {
   }
 
   void run()
   {
     // The accept handler ran on the acceptor's executor; continue on our own strand.
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_first(); });
   }
 
 private:
+  // The first bytes of the first request, with the shorter first_byte_timeout; they stay
+  // in the buffer for the parser.
+  void read_first()
+  {
+    stream_.expires_after(first_byte_timeout);
+    stream_.async_read_some(buffer_.prepare(read_buffer_limit),
+                            [self = shared_from_this()](error_code ec, std::size_t n) {
+                              if (ec)
+                                return self->report(ec, "read");
+                              self->buffer_.commit(n);
+                              self->read_request();
+                            });
+  }
+
   void read_request()
   {
     // A fresh parser for every request, with this server's limits.
     parser_.emplace();
-    parser_->header_limit(header_limit);
-    parser_->body_limit(body_limit);
     // One deadline for all the reads of a request: a client that sends a byte now and then
     // must not keep the connection for ever.
     stream_.expires_after(idle_timeout);
@@ -326,7 +417,10 @@ private:
     client_log.write("http: " + std::to_string(static_cast<unsigned>(*status)) + " to " +
                      stream_.socket().remote_endpoint(ignored).address().to_string() + ": " +
                      ec.message());
-    write_response(text_response(*status, 11, false, std::string(http::obsolete_reason(*status))));
+    // The method is known once the request line is (verb::unknown before).
+    write_response(
+        respond(parser_->get().method(),
+                text_response(*status, 11, false, std::string(http::obsolete_reason(*status)))));
   }
 
   void write_response(http::message_generator response)
@@ -405,10 +499,11 @@ private:
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_{read_buffer_limit};
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<request_parser> parser_;
   std::optional<http::message_generator> response_; // the one being written
   std::shared_ptr<std::string const> doc_root_;
   connection_limit::slot slot_;
+  per_client_limit::slot client_slot_;
 };
 
 // ---- accepting connections ---------------------------------------------------------------
@@ -418,8 +513,8 @@ class listener
 public:
   listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
       : ioc_(ioc), acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"),
-        doc_root_(std::make_shared<std::string const>(std::move(doc_root))),
-        connections_(max_connections)
+        doc_root_(std::make_shared<std::string const>(std::move(doc_root))), connections_("http"),
+        per_client_(max_connections_per_client)
   {
     accept();
   }
@@ -433,25 +528,41 @@ private:
     // io_context a session's handlers (and its stream's deadlines) never run concurrently.
     acceptor_.async_accept(net::make_strand(ioc_), [this](error_code ec, tcp::socket socket) {
       if (!ec)
-      {
-        if (auto slot = connections_.try_take())
-          std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot))->run();
-        else // closed as `socket` goes out of scope
-          client_log.write("http: " + std::to_string(connections_.most()) +
-                           " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS),"
-                           " refused one");
-      }
+        serve(std::move(socket));
       // Accept the next one: at once, or after a pause when out of descriptors,
       // logging at most a line a second (see accept_backoff.hpp).
       backoff_.then(ec, [this] { accept(); });
     });
   }
 
+  // Serves `socket` if both limits leave a place; else it is closed as it goes out of scope.
+  void serve(tcp::socket socket)
+  {
+    error_code ec;
+    auto const client = socket.remote_endpoint(ec).address().to_string();
+    if (ec)
+      return;                            // already gone
+    auto slot = connections_.try_take(); // logs a refusal (see limits.hpp)
+    if (!slot)
+      return;
+    auto client_slot = per_client_.try_take(client);
+    if (!client_slot)
+    {
+      client_log.write("http: " + std::to_string(per_client_.most()) + " connections open from " +
+                       client + " (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
+      return;
+    }
+    std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot),
+                                   std::move(client_slot))
+        ->run();
+  }
+
   net::io_context& ioc_;
   tcp::acceptor acceptor_;
   accept_backoff backoff_;
   std::shared_ptr<std::string const> doc_root_;
-  connection_limit connections_;
+  logged_connection_limit connections_;
+  per_client_limit per_client_;
 };
 
 int main(int argc, char* argv[])

@@ -12,7 +12,13 @@
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
 //   ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
-//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server: connections served at once
+//                                          (64 more counted for each line)
+//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server, tcp_echo_server, coro_echo_server,
+//                                          tls_echo_server, chat_server: connections served
+//                                          at once
+//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
+//                                          http_server: connections served at once from one
+//                                          address
 //   ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
@@ -22,10 +28,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 /// The positive whole number the environment variable `variable` holds, or `fallback` where
@@ -91,6 +99,26 @@ private:
   unsigned long left_out_ = 0;
 };
 
+/// A place for one connection under a limit, given back when destroyed; empty (false)
+/// where the limit refused one. Move-only; a moved-from slot is empty.
+class limit_slot
+{
+public:
+  limit_slot() = default;
+  explicit limit_slot(std::function<void()> give_back) : give_back_(std::move(give_back)) {}
+  limit_slot(limit_slot&& other) noexcept : give_back_(std::exchange(other.give_back_, nullptr)) {}
+  limit_slot& operator=(limit_slot&&) = delete;
+  ~limit_slot()
+  {
+    if (give_back_)
+      give_back_();
+  }
+  explicit operator bool() const { return give_back_ != nullptr; }
+
+private:
+  std::function<void()> give_back_;
+};
+
 /// How many connections a server serves at once. Each connection holds a `slot` for as
 /// long as it lives; past the limit there is no slot, and the server closes the new
 /// connection at once rather than let clients open descriptors (and buffers) without end.
@@ -101,25 +129,7 @@ class connection_limit
   using counter = std::atomic<std::uint64_t>;
 
 public:
-  /// A place for one connection, given back when destroyed; empty (false) if refused.
-  class slot
-  {
-  public:
-    slot() = default;
-    slot(slot&&) = default; // leaves the moved-from slot empty
-    slot& operator=(slot&&) = delete;
-    ~slot()
-    {
-      if (open_)
-        --*open_;
-    }
-    explicit operator bool() const { return open_ != nullptr; }
-
-  private:
-    friend class connection_limit;
-    explicit slot(std::shared_ptr<counter> open) : open_(std::move(open)) {}
-    std::shared_ptr<counter> open_;
-  };
+  using slot = limit_slot;
 
   explicit connection_limit(std::uint64_t most) : most_(most) {}
 
@@ -133,12 +143,82 @@ public:
       --*open_;
       return {};
     }
-    return slot(open_);
+    return slot([open = open_] { --*open; });
   }
 
 private:
   std::uint64_t const most_;
   std::shared_ptr<counter> open_ = std::make_shared<counter>(0);
+};
+
+/// A connection_limit of ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS connections (`fallback` unless
+/// set) that logs the connections it refuses, at most a line a second: what every TCP
+/// server here needs of one. Thread-safe.
+class logged_connection_limit
+{
+public:
+  /// `name` starts every line logged, e.g. "accept".
+  explicit logged_connection_limit(std::string name, std::uint64_t fallback = 512)
+      : limit_(number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections")),
+        name_(std::move(name))
+  {
+  }
+
+  /// A slot for a connection just accepted, or an empty one (and a line in the log): then
+  /// the caller closes the connection.
+  connection_limit::slot try_take()
+  {
+    auto slot = limit_.try_take();
+    if (!slot)
+      log_.write(name_ + ": " + std::to_string(limit_.most()) +
+                 " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS), refused one");
+    return slot;
+  }
+
+private:
+  connection_limit limit_;
+  std::string const name_;
+  rate_limited_log log_;
+};
+
+/// How many connections a server serves at once from one client (one remote address):
+/// without it, one client that opens connections and says nothing takes every place under
+/// the connection_limit, and locks every other client out until its connections time out.
+/// Slots as connection_limit's. Thread-safe.
+class per_client_limit
+{
+  struct clients
+  {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::uint64_t> open; // only addresses with connections
+  };
+
+public:
+  using slot = limit_slot;
+
+  explicit per_client_limit(std::uint64_t most) : most_(most) {}
+
+  std::uint64_t most() const { return most_; }
+
+  /// A slot if `client` holds fewer than most(), else an empty one.
+  slot try_take(std::string const& client)
+  {
+    std::lock_guard<std::mutex> lock(clients_->mutex);
+    auto& open = clients_->open[client];
+    if (open >= most_)
+      return {};
+    ++open;
+    return slot([table = clients_, client] {
+      std::lock_guard<std::mutex> table_lock(table->mutex);
+      auto const it = table->open.find(client);
+      if (--it->second == 0)
+        table->open.erase(it);
+    });
+  }
+
+private:
+  std::uint64_t const most_;
+  std::shared_ptr<clients> clients_ = std::make_shared<clients>();
 };
 
 #endif

@@ -21,6 +21,7 @@ import _thread
 import argparse
 from http.client import HTTPConnection
 import io
+import math
 import os
 import queue
 import random
@@ -51,6 +52,7 @@ class Native:
     when they are built for it."""
 
     startup = 0  # seconds a program may take to start, on top of every time-out
+    slow_start = False  # whether starting a program takes seconds: start fewer
     env = None  # inherited
     # Why a check cannot run on the examples so launched, or None where it can.
     no_descriptor_limit = None
@@ -124,6 +126,7 @@ class Wine(WindowsPrograms):
     # Starting a Wine process takes seconds where the wineserver is not running yet or the
     # machine is busy; the checks themselves keep their time-outs.
     startup = 45
+    slow_start = True
     no_descriptor_limit = ("under Wine (the Windows process has no rlimit, and its CPU time"
                            " is not in /proc)")
     no_links = ("under Wine (it shows the host's links to Windows programs as the files they"
@@ -341,12 +344,15 @@ def start_server(opt, *args, nofile=None, env=None):
     return server, int(m.group(1))
 
 
-def run(args, timeout=30, launch=NATIVE, env=None):
+def run(args, timeout=30, launch=NATIVE, env=None, nofile=None):
     """Runs a client to completion; a client still running after `timeout` is killed.
-    `env`: variables added to its environment. Returns a CompletedProcess."""
+    `env`: variables added to its environment; with `nofile`, the client may have at most
+    that many descriptors open. Returns a CompletedProcess."""
     timeout += launch.startup
+    preexec = None if nofile is None else lambda: limit_descriptors(nofile)
     with subprocess.Popen(launch.command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=dict(launch.env or os.environ, **env) if env else launch.env) as p:
+                          env=dict(launch.env or os.environ, **env) if env else launch.env,
+                          preexec_fn=preexec) as p:
         children.append(p)
         try:
             stdout, stderr = p.communicate(timeout=timeout)
@@ -359,8 +365,10 @@ def run(args, timeout=30, launch=NATIVE, env=None):
 
 def bad_ports(opt, *more_args):
     """A port that is not a whole number from 0 to 65535 is refused, with a message that
-    names it, before anything listens: never read as some other port."""
-    for text in ("70000", "-1", "1e3", "65536", "80x"):
+    names it, before anything listens: never read as some other port. (Where starting a
+    program takes seconds, only the first: every server reads its port with the same code.)"""
+    texts = ("70000", "65536", "-1", "1e3")
+    for text in texts[:1] if opt.launch.slow_start else texts:
         r = run([opt.bin["server"], text, *more_args], timeout=10, launch=opt.launch)
         check(r.returncode != 0, f"server: port {text!r} accepted")
         check(f'port "{text}"' in r.stderr.decode(errors="replace"),
@@ -414,11 +422,12 @@ def memory_baseline(server, what):
 DESCRIPTOR_LIMIT = 40  # for the server; a few more connections than that exhaust it
 
 
-def out_of_descriptors(opt, args, probe):
+def out_of_descriptors(opt, args, probe, churn=0):
     """The server runs with few descriptors; more clients connect than it can accept and
     stay connected for a while: accepting fails with EMFILE. The server must then neither
     spin (CPU time well below a busy loop) nor flood its log, must keep running, and must
-    serve a new client (`probe(port)`) once the others are gone."""
+    serve a new client (`probe(port)`) once the others are gone. With `churn` (seconds),
+    it then runs out again and again for that long (see descriptor_churn)."""
     if opt.launch.no_descriptor_limit:
         print(f"out of descriptors: skipped {opt.launch.no_descriptor_limit}")
         return
@@ -446,6 +455,8 @@ def out_of_descriptors(opt, args, probe):
               "server: did not log running out of descriptors")
         check(len(log.splitlines()) <= 6 and len(log) < 1000,
               "server: floods its log when out of descriptors")
+        if churn:
+            descriptor_churn(server, port, held, churn)
     finally:
         for s in held:
             s.close()
@@ -456,20 +467,41 @@ def out_of_descriptors(opt, args, probe):
     server.stop()
 
 
+def descriptor_churn(server, port, held, seconds):
+    """The server is out of descriptors with clients `held` (the oldest accepted, the rest
+    in its listen queue): for `seconds`, the oldest closes and a new one connects, as fast
+    as the server takes them, so that each close lets it accept once more and run out once
+    more. Its recoveries ("accepting again") must not flood the log."""
+    before = len(server.stderr_text().splitlines())
+    cycles = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        held.pop(0).close()
+        held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        cycles += 1
+        time.sleep(0.005)
+    log = server.stderr_text().splitlines()[before:]
+    recoveries = sum("accepting again" in line for line in log)
+    print(f"descriptor churn: {cycles} close(s) in {seconds}s, {len(log)} line(s) logged,"
+          f" {recoveries} of them \"accepting again\"")
+    check(recoveries <= seconds + 2, f"server: logged {recoveries} recoveries in {seconds}s")
+    check(len(log) <= 3 * (seconds + 2), f"server: logged {len(log)} lines in {seconds}s")
+
+
 def tcp_connection(port):
     return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
-def echo_probe(port, connect=tcp_connection, what="echo"):
+def echo_probe(port, connect=tcp_connection, what="echo", when="after running out of descriptors"):
     """Checks that the server echoes a line on a new connection made by `connect`."""
     with connect(port) as s:
         s.sendall(b"still there?")
         got = b""
         while len(got) < 12:
             chunk = s.recv(64)
-            check(chunk, f"{what} after running out of descriptors: connection closed")
+            check(chunk, f"{what} {when}: connection closed")
             got += chunk
-        check(got == b"still there?", f"{what} after running out of descriptors: {got!r}")
+        check(got == b"still there?", f"{what} {when}: {got!r}")
 
 
 IDLE_TIMEOUT = 1  # seconds, for the servers' ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
@@ -520,11 +552,109 @@ def silent_connection(port):
     return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
+def served_again(port, probe, what, timeout=3):
+    """`probe(port)` succeeds within `timeout` seconds: the server may first have to see
+    the close of the connections that held its places."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return probe(port)
+        except (Failure, OSError) as e:
+            if time.monotonic() > deadline:
+                raise Failure(f"{what}: no client served {timeout}s later: {e}")
+            time.sleep(0.05)
+
+
+FLOOD_LIMIT = 50  # the echo servers' ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS in connection_flood
+FLOOD_CONNECTIONS = 200
+
+
+def connection_flood(opt, args, probe, most_mib):
+    """The server runs with a limit of FLOOD_LIMIT connections; FLOOD_CONNECTIONS clients
+    connect and say nothing. Those past the limit are closed at once and the others stay
+    open; the server's memory grows by at most `most_mib` MiB, it logs the refusals in a
+    line or two, and once the flood is gone a new client (`probe(port)`) is served."""
+    server, port = start_server(opt, *args, env=dict(
+        memory_env(opt), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS=str(FLOOD_LIMIT)))
+    baseline = memory_baseline(server, "connection flood")
+    held = []
+    try:
+        for _ in range(FLOOD_CONNECTIONS):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        # A silent server's connection turns readable only when closed (eof or reset).
+        closed = set()
+        deadline = time.monotonic() + 5
+        while len(closed) < FLOOD_CONNECTIONS - FLOOD_LIMIT and time.monotonic() < deadline:
+            closed.update(select.select([s for s in held if s not in closed], [], [], 0.1)[0])
+        time.sleep(0.2)  # and no more after those
+        closed.update(select.select([s for s in held if s not in closed], [], [], 0)[0])
+        print(f"connection flood: {len(closed)} of {FLOOD_CONNECTIONS} silent connections"
+              f" closed by the server at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS={FLOOD_LIMIT})")
+        check(len(closed) == FLOOD_CONNECTIONS - FLOOD_LIMIT,
+              f"server: closed {len(closed)} of {FLOOD_CONNECTIONS} silent connections at once,"
+              f" not the {FLOOD_CONNECTIONS - FLOOD_LIMIT} past its limit of {FLOOD_LIMIT}")
+        if baseline is not None:
+            check_memory_growth(server, baseline, most_mib,
+                                f"{FLOOD_CONNECTIONS} silent connections")
+    finally:
+        for s in held:
+            s.close()
+    served_again(port, probe, "connection flood")
+    log = server.stderr_text()
+    print(f"connection flood: log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    server.stop()
+
+
+def client_churn(opt, args, client, probe, what, seconds=2, rate=1000):
+    """Clients made by `client(port)`, each one connection that ends before it is served
+    (closed, reset, or talking nonsense), come and go for `seconds`, `rate` a second: the
+    server logs at most two lines a second, and then serves `probe(port)`. Not faster:
+    each client leaves a port in TIME_WAIT where the system does not reuse those (Windows:
+    16384 ports, for 4 minutes), and other tests may run meanwhile."""
+    server, port = start_server(opt, *args)
+    count = 0
+    start = time.monotonic()
+    while time.monotonic() < start + seconds:
+        time.sleep(max(0, start + count / rate - time.monotonic()))
+        try:
+            client(port)
+        except OSError:
+            pass  # the server's reset of an earlier one: it only has to go on
+        count += 1
+    time.sleep(0.3)  # what the server has not handled yet
+    served_again(port, probe, what)
+    log = server.stderr_text().splitlines()
+    # The server may still be working through the clients' backlog after they stopped (a
+    # busy machine, Wine): the lines it may have logged are counted over the whole time.
+    took = time.monotonic() - start
+    print(f"{what}: {count} connection(s) in {seconds}s, {len(log)} line(s) logged in"
+          f" {took:.1f}s" + (f", the first {log[0]!r}" if log else ""))
+    check(len(log) <= 2 * math.ceil(took) + 1,
+          f"server: {len(log)} lines logged for {count} connection(s) ({what}) in {took:.1f}s")
+    server.stop()
+
+
+def reset_before_echo(port):
+    """Sends more than the server reads at once and closes without reading the echo: the
+    echo finds the connection closed, then reset."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"x" * 65536)
+
+
+def not_a_client_hello(port):
+    """Connects to a TLS server and closes, having sent nothing or a line of plain text."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        if random.random() < 0.5:
+            s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+
+
 # ---- scenarios ----------------------------------------------------------------------------
 
 def tcp_echo(opt):
     """The echo client example sends short and long messages and checks each echo; then
-    four raw Python connections push 1 MiB each through the server at the same time."""
+    four raw Python connections push 1 MiB each through the server at the same time. Then
+    hostile clients: too many, silent, flooding, leaving before their echo."""
     bad_ports(opt)
     server, port = start_server(opt, "0")
     long_message = pattern(opt.launch.argument_size(100_000), 1)
@@ -566,8 +696,13 @@ def tcp_echo(opt):
     check(not errors, "; ".join(errors))
     server.stop()
 
-    out_of_descriptors(opt, ["0"], echo_probe)
+    out_of_descriptors(opt, ["0"], echo_probe, churn=2)
     idle_connections(opt, ["0"], echo_active, silent_connection)
+    connection_flood(opt, ["0"], lambda port: echo_probe(port, when="after the flood"),
+                     most_mib=5)
+    client_churn(opt, ["0"], reset_before_echo,
+                 lambda port: echo_probe(port, when="after the churn"),
+                 "clients gone before their echo")
 
 
 def udp_echo(opt):
@@ -593,6 +728,9 @@ def chat(opt):
     """Five chat clients join; each sends two lines; each must receive exactly the
     other clients' eight lines, and none of its own."""
     bad_ports(opt)
+    # Before the other clients: it measures the peak memory of every child run to completion
+    # so far (bad_ports' servers, which exit at once, are small).
+    endless_line(opt)
     server, port = start_server(opt, "0")
     n = 5
     clients = [Process(f"client{i}", [opt.bin["client"], "127.0.0.1", str(port)],
@@ -641,9 +779,23 @@ def chat(opt):
         return s
     idle_connections(opt, ["0"], chat_active, chat_silent)
     slow_participants(opt)
+    newline_flood(opt)
+    participant_limit(opt)
 
 
 WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
+
+
+def join_chat(port, receive_buffer=None):
+    """A new participant of the chat server on `port`, once welcomed: (socket, its lines)."""
+    s = socket.socket()
+    if receive_buffer:  # small: the server's queue for it fills soon
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    lines = s.makefile("rb")
+    check(lines.readline().startswith(b"* welcome"), "no welcome")
+    return s, lines
 
 
 def slow_participants(opt):
@@ -655,20 +807,9 @@ def slow_participants(opt):
     its log says so in a few lines."""
     server, port = start_server(opt, "0", env={
         "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
-
-    def join(receive_buffer=None):
-        s = socket.socket()
-        if receive_buffer:  # small: the server's queue for it fills soon
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-        s.settimeout(10)
-        s.connect(("127.0.0.1", port))
-        lines = s.makefile("rb")
-        check(lines.readline().startswith(b"* welcome"), "no welcome")
-        return s, lines
-
-    silent = [join(receive_buffer=4096)[0] for _ in range(5)]
-    reader, reader_lines = join()
-    sender, _ = join()
+    silent = [join_chat(port, receive_buffer=4096)[0] for _ in range(5)]
+    reader, reader_lines = join_chat(port)
+    sender, _ = join_chat(port)
     baseline = memory_baseline(server, "slow participants")
     start = time.monotonic()
     text = pattern(60_000 - 7, 8).encode()
@@ -690,6 +831,138 @@ def slow_participants(opt):
     print(f"server log:\n{log}")
     check(len(log.splitlines()) <= 3, "server: floods its log with slow participants")
     server.stop()
+
+
+FLOODED = 10  # participants that never read while a million empty lines go by
+
+
+def newline_flood(opt):
+    """FLOODED participants never read while one sends a million empty lines (1 MB of
+    newlines) as fast as the server takes them. A queued line costs the server far more
+    than its byte (the string that holds it, ~32 bytes): the limit counts that cost, so the
+    non-readers are disconnected, and the server's memory grows by at most about
+    WRITE_QUEUE_LIMIT for each (not the ~85 MB of a limit that counts bytes only)."""
+    server, port = start_server(opt, "0", env={
+        "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
+    silent = [join_chat(port, receive_buffer=4096)[0] for _ in range(FLOODED)]
+    sender, _ = join_chat(port)
+    baseline = memory_baseline(server, "newline flood")
+    start = time.monotonic()
+    sender.sendall(b"\n" * 1_000_000)
+    still_open = []  # reported after the memory, the first sign of a queue too long
+    for i, s in enumerate(silent):
+        try:
+            closed_by_server(s, f"flooded participant {i}", least=0,
+                             most=max(0.1, start + 10 - time.monotonic()))
+        except Failure as e:
+            still_open.append(str(e))
+        s.close()
+    print(f"newline flood: a million lines sent, {FLOODED - len(still_open)} of {FLOODED}"
+          f" participants disconnected in {time.monotonic() - start:.1f}s")
+    if baseline is not None:
+        check_memory_growth(server, baseline, FLOODED * WRITE_QUEUE_LIMIT / 2**20 + 16,
+                            f"{FLOODED} participants not reading a million empty lines")
+    check(not still_open, "; ".join(still_open))
+    sender.close()
+    log = server.stderr_text()
+    print(f"server log:\n{log}")
+    check(len(log.splitlines()) <= 3, "server: floods its log with slow participants")
+    server.stop()
+
+
+MAX_PARTICIPANTS = 3  # for chat_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+
+
+def participant_limit(opt):
+    """With ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS at MAX_PARTICIPANTS, that many participants
+    join; one more is closed at once, unwelcomed, while the others still talk; once one of
+    them leaves, a new one is welcomed again. The refusals leave a line or two in the log."""
+    server, port = start_server(opt, "0", env={
+        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_PARTICIPANTS)})
+    held = [join_chat(port) for _ in range(MAX_PARTICIPANTS)]
+
+    def welcome_line():
+        """The first line a new connection gets: b"" where it is closed unwelcomed."""
+        with socket.create_connection(("127.0.0.1", port), timeout=3) as s:
+            try:
+                return s.makefile("rb").readline()
+            except ConnectionResetError:
+                return b""
+
+    for i in range(3):
+        line = welcome_line()
+        check(line == b"", f"participant {MAX_PARTICIPANTS + 1} of {MAX_PARTICIPANTS}"
+                           f" allowed: got {line!r}")
+    held[0][0].sendall(b"still here\n")
+    for i, (_, lines) in enumerate(held[1:], 1):
+        check(lines.readline() == b"still here\n", f"participant {i}: dropped after the refusals")
+    for f in held.pop():  # the socket closes with the last of them
+        f.close()
+    deadline = time.monotonic() + 3
+    while not welcome_line().startswith(b"* welcome"):  # the server has to see the close first
+        check(time.monotonic() < deadline, "no participant welcomed after one of the limit left")
+        time.sleep(0.05)
+    for s, _ in held:
+        s.close()
+    log = server.stderr_text()
+    print(f"participant limit: {MAX_PARTICIPANTS} joined, more refused; log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    server.stop()
+
+
+ENDLESS_LINE = 128 * 2**20  # bytes without a newline that a fake chat server sends
+
+
+def endless_line(opt):
+    """A fake chat server (Python) sends a line that never ends: ENDLESS_LINE bytes without
+    a newline, then nothing, the connection held open. The client, its stdin left open as a
+    user's is, must exit within seconds with an error that says the line is too long, its
+    peak memory below half the line's (it holds no more than its line limit of it). The
+    peak is of any child process so far: that of a Python forked to start one counts."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(10)
+    sent = 0
+
+    def feed():
+        nonlocal sent
+        try:
+            conn, _ = listener.accept()
+            with conn:
+                conn.settimeout(10)
+                piece = b"x" * 65536
+                while sent < ENDLESS_LINE:
+                    conn.sendall(piece)
+                    sent += len(piece)
+                conn.recv(1)  # the connection held open until the client closes it
+        except OSError:
+            pass  # the client has gone
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    port = listener.getsockname()[1]
+    client = Process("endless_line_client", [opt.bin["client"], "127.0.0.1", str(port)],
+                     opt.work_dir, stdin=True, launch=opt.launch)
+    start = time.monotonic()
+    try:
+        client.wait(5 + opt.launch.startup)
+    except Failure as e:
+        if not opt.launch.no_memory(client):
+            e.args = (f"{e.args[0]} with {opt.launch.resident_mib(client, peak=True):.0f} MiB"
+                      f" resident, {sent / 2**20:.0f} MiB of the line sent",)
+        raise
+    finally:
+        listener.close()
+    elapsed = time.monotonic() - start
+    feeder.join(10)
+    error = client.stderr_text()
+    peak = opt.launch.clients_peak_mib()  # of any client so far
+    print(f"endless line: client exit code {client.proc.returncode} after {elapsed:.1f}s,"
+          f" {sent / 2**20:.1f} MiB sent, {error.splitlines()[-1:]} (the last line of its"
+          " stderr, below Wine's), peak resident memory of any client so far " +
+          ("unknown (not kept on Windows)" if peak is None else f"{peak:.0f} MiB"))
+    check(client.proc.returncode != 0, "client: exit code 0 after an endless line")
+    check(re.search(r"longer than \d+ bytes", error), f"client: endless line not named: {error!r}")
+    check(peak is None or peak < ENDLESS_LINE / 2**21, f"client: {peak:.0f} MiB resident")
 
 
 def make_doc_root(path):
@@ -724,7 +997,9 @@ def http(opt):
     root = os.path.join(opt.work_dir, "www")
     files = make_doc_root(root)
     bad_ports(opt, root)
-    server, port = start_server(opt, "0", root, "2")
+    # Its checks open a hundred connections or more at once, all from 127.0.0.1.
+    server, port = start_server(opt, "0", root, "2",
+                                env={"ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": "512"})
     base = f"http://127.0.0.1:{port}"
 
     def status(path, *extra):
@@ -763,11 +1038,15 @@ def http(opt):
     outside_the_doc_root(opt, root, status)
     byte_ranges(port, files)
     bad_requests(server, port, files)
+    head_errors(port, files)
+    request_targets(port, root, files)
+    many_fields(opt, server, port)
     big_request_bodies(opt, server, port)
     bounded_linger(port)
     server.stop()
 
     connection_limit(opt, root, files)
+    client_limits(opt, root, files)
     slow_download(opt, root, files)
     slow_requests(opt, root)
     out_of_descriptors(opt, ["0", root, "1"],
@@ -901,6 +1180,26 @@ BAD_REQUESTS = [  # what, request (Connection: close, so that a server taking it
     ("a GET with a 100 kB body", GET_CLOSE + b"Content-Length: 100000\r\n\r\n" + b"a" * 100000, 413),
     ("a GET with a 100 kB chunked body", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\n" +
      chunked(100000) + b"0\r\n\r\n", 413),
+    # RFC 9112, section 6.3: only a body whose final coding is chunked can be framed, and
+    # Transfer-Encoding with Content-Length is a smuggling attempt, in either order.
+    *((f"Transfer-Encoding: {coding.decode()}", GET_CLOSE + b"Transfer-Encoding: %s\r\n\r\n" % coding +
+       b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n", 400)
+      for coding in (b"gzip", b"identity", b"chunked, gzip", b'"chunked"')),
+    ("Transfer-Encoding: gzip and Content-Length", GET_CLOSE +
+     b"Transfer-Encoding: gzip\r\nContent-Length: 5\r\n\r\nabcde", 400),
+    ("Content-Length and Transfer-Encoding: gzip", GET_CLOSE +
+     b"Content-Length: 5\r\nTransfer-Encoding: gzip\r\n\r\nabcde", 400),
+    # Section 6.1: HTTP/1.0 has no Transfer-Encoding, so its framing there is faulty.
+    ("Transfer-Encoding in HTTP/1.0", b"GET /hello.txt HTTP/1.0\r\nConnection: keep-alive\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    ("1,200 empty fields", GET_CLOSE + b"X:\r\n" * 1200 + b"\r\n", 431),
+    ("101 fields", GET_CLOSE + b"".join(b"X-%d: a\r\n" % i for i in range(101)) + b"\r\n", 431),
+    *((f"{n} KiB of trailers", GET_CLOSE + b"Transfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n" +
+       b"X-Trailer: " + b"a" * (n * 1024) + b"\r\n\r\n", 431) for n in (9, 20)),
+    ("no Host", b"GET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    ("two Hosts", GET_CLOSE + b"Host: y\r\n\r\n", 400),
+    ("an invalid percent-escape", b"GET /hello%zz.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
+    ("a percent-escaped NUL", b"GET /hello.txt%00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
 ]
 
 
@@ -989,6 +1288,50 @@ def connection_limit(opt, root, files):
     log = server.stderr_text()
     print(f"connection limit: {MAX_CONNECTIONS} served, more refused; log:\n{log}")
     check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    server.stop()
+
+
+MAX_CONNECTIONS_PER_CLIENT = 4  # for http_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
+FIRST_BYTE_TIMEOUT = 1  # seconds, for its ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT
+
+
+def client_limits(opt, root, files):
+    """One client (127.0.0.1) opens as many silent connections as the server serves in
+    all: only MAX_CONNECTIONS_PER_CLIENT of them are served, the rest closed at once, and
+    another client (127.0.0.2) is still served. The silent ones are closed after the
+    first-byte time-out; one that has sent part of a request has the (longer) idle
+    time-out."""
+    server, port = start_server(opt, "0", root, env={
+        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
+        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(MAX_CONNECTIONS_PER_CLIENT),
+        "ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT": str(FIRST_BYTE_TIMEOUT)})
+    start = time.monotonic()
+    talking = socket.create_connection(("127.0.0.1", port), timeout=10)
+    talking.sendall(b"GET /hello.txt HTTP/1.1\r\n")
+    silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(MAX_CONNECTIONS - 1)]
+    try:
+        time.sleep(0.2)  # the server accepts them all
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)) as s:
+            s.sendall(GET_CLOSE + b"\r\n")
+            response = read_until_closed(s, "another client", 5)
+        check(response.startswith(b"HTTP/1.1 200 ") and response.endswith(files["hello.txt"]),
+              f"another client locked out: answered {response[:40]!r}")
+        for i, s in enumerate(silent[MAX_CONNECTIONS_PER_CLIENT - 1:]):
+            check(read_until_closed(s, f"silent connection {i} over the client's limit", 3) == b"",
+                  f"silent connection {i} over the client's limit: answered")
+        closed_by_server(silent[0], f"silent connection (FIRST_BYTE_TIMEOUT={FIRST_BYTE_TIMEOUT})",
+                         least=FIRST_BYTE_TIMEOUT - 0.2 - (time.monotonic() - start))
+        time.sleep(max(0, 1.5 * FIRST_BYTE_TIMEOUT - (time.monotonic() - start)))
+        talking.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
+        response = read_until_closed(talking, "a request begun before the first-byte time-out", 5)
+        check(response.startswith(b"HTTP/1.1 200 "),
+              f"a request begun before the first-byte time-out: answered {response[:40]!r}")
+    finally:
+        talking.close()
+        for s in silent:
+            s.close()
+    print(f"client limits: {MAX_CONNECTIONS_PER_CLIENT} connections of one client served,"
+          f" another client served, silent ones closed after {FIRST_BYTE_TIMEOUT}s")
     server.stop()
 
 
@@ -1087,6 +1430,81 @@ def slow_requests(opt, root):
     server.stop()
 
 
+def responses(data, bodies):
+    """Splits what a server sent on one connection into (status, Content-Length, body),
+    the i-th response having a body only where `bodies[i]` (not for HEAD): a body that
+    should not be there misframes what follows."""
+    out = []
+    for has_body in bodies:
+        head, sep, data = data.partition(b"\r\n\r\n")
+        m = re.match(rb"HTTP/1\.1 (\d{3}) ", head)
+        length = re.search(rb"(?im)^content-length: *(\d+)\r?$", head)
+        check(sep and m and length, f"response {len(out)}: not a response: {head[:60]!r}")
+        n = int(length.group(1)) if has_body else 0
+        out.append((int(m.group(1)), int(length.group(1)), data[:n]))
+        data = data[n:]
+    check(not data, f"more than {len(bodies)} responses: {data[:60]!r}")
+    return out
+
+
+def head_errors(port, files):
+    """HEAD gets the headers GET would (Content-Length included) and no body, errors too:
+    on a kept-alive connection the GET that follows each HEAD is answered intact."""
+    heads = [("/no/such/file", b"", 404), ("/hello.txt", b"Range: bytes=99-\r\n", 416),
+             ("/../secret.txt", b"", 400), ("/hello.txt", b"", 200)]
+    request = b"".join(b"HEAD %s HTTP/1.1\r\nHost: x\r\n%s\r\n" % (path.encode(), extra)
+                       + b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n" for path, extra, _ in heads)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(request)
+        s.shutdown(socket.SHUT_WR)
+        got = responses(read_until_closed(s, "HEAD then GET", 5), [False, True] * len(heads))
+    for i, (path, _, expected) in enumerate(heads):
+        status, length, _ = got[2 * i]
+        check(status == expected and length > 0, f"HEAD {path}: {status}, Content-Length {length}")
+        status, _, body = got[2 * i + 1]
+        check(status == 200 and body == files["hello.txt"], f"GET after HEAD {path}: {status} {body!r}")
+    print("HEAD: headers without a body, errors too")
+
+
+def request_targets(port, root, files):
+    """Targets in absolute form are served by their path; percent-escapes are decoded
+    before the checks, so that an escaped '..', '/' or '.' leaves the doc root no more
+    than a plain one; HTTP/1.0 needs no Host."""
+    with open(os.path.join(root, "my file.txt"), "wb") as f:
+        f.write(files["hello.txt"])
+    for target, expected in ((f"http://127.0.0.1:{port}/hello.txt", 200), ("HTTP://x/hello.txt", 200),
+                             ("/my%20file.txt", 200), ("/%68ello.txt", 200), ("/sub%2Fdir/nested.txt", 200),
+                             ("/%2e%2e/secret.txt", 400), ("/sub%2F..%2F..%2Fsecret.txt", 400),
+                             ("/sub/dir%2F%2E%2E%2F%2E%2E%2F..%2Fsecret.txt", 400),
+                             ("/%2ehidden", 404), ("/%2Egit/config", 404), ("/sub/%2eenv", 404)):
+        status, response = raw_request(port, b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                                       % target.encode())
+        check(status == expected, f"GET {target}: {status}, not {expected}")
+    status, response = raw_request(port, b"GET /hello.txt HTTP/1.0\r\n\r\n")
+    check(status == 200 and response.endswith(files["hello.txt"]), f"HTTP/1.0 without Host: {status}")
+    print("request targets: absolute form, percent-escapes and Host as expected")
+
+
+def many_fields(opt, server, port):
+    """120 connections each send a header of 1,200 empty fields and wait with the body
+    they announced: the field count is bounded (431), so that the server's memory grows by
+    a few MiB (fields of 112 kB a connection would be 13 MB)."""
+    baseline = memory_baseline(server, "many fields")
+    held = []
+    try:
+        for _ in range(120):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(s)
+            s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                      + b"X:\r\n" * 1200 + b"\r\n")
+        time.sleep(0.2)
+        if baseline is not None:
+            check_memory_growth(server, baseline, 6, "120 connections with 1,200 fields each")
+    finally:
+        for s in held:
+            s.close()
+
+
 LINGER_TIME = 2  # seconds: how long http_server drains a connection after its last response
 
 
@@ -1130,11 +1548,17 @@ def outside_the_doc_root(opt, root, status):
         check(status(path) == "404", f"{path}: served, a link out of the doc root")
     check(status("/inside-link.txt") == "200", "/inside-link.txt: a link inside not served")
     check(status("/inside-dir/nested.txt") == "200", "/inside-dir/: a link inside not served")
+    # The name the client asked for is not hidden, the file it resolves to is.
+    os.symlink(os.path.join("sub", ".env"), os.path.join(root, "envlink"))
+    os.symlink(".git", os.path.join(root, "gitlink"))
+    for path in ("/envlink", "/gitlink/config"):
+        check(status(path) == "404", f"{path}: served, a link to a dot file or directory")
 
 
 def tls(opt):
     """A throwaway self-signed certificate is generated with the openssl CLI; openssl
-    s_client verifies it, and lines typed into it come back."""
+    s_client verifies it, and lines typed into it come back. Then hostile clients: too
+    many, silent, flooding, without a ClientHello."""
     cert = os.path.join(opt.work_dir, "cert.pem")
     key = os.path.join(opt.work_dir, "key.pem")
     r = run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
@@ -1167,14 +1591,21 @@ def tls(opt):
         raw = socket.create_connection(("127.0.0.1", port), timeout=10)
         return context.wrap_socket(raw, server_hostname="localhost")
 
-    out_of_descriptors(opt, ["0", cert, key],
-                       lambda port: echo_probe(port, tls_connection, "TLS echo"))
+    def tls_probe(when):
+        return lambda port: echo_probe(port, tls_connection, "TLS echo", when)
+
+    out_of_descriptors(opt, ["0", cert, key], tls_probe("after running out of descriptors"),
+                       churn=2)
     # A client that connects and never starts the handshake; then one that finishes it
     # and then says nothing.
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
                      silent_connection, env_var="ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
                      tls_connection)
+    # A pending handshake costs the server ~90 kB: FLOOD_LIMIT of them about 4.5 MB.
+    connection_flood(opt, ["0", cert, key], tls_probe("after the flood"), most_mib=10)
+    client_churn(opt, ["0", cert, key], not_a_client_hello, tls_probe("after the churn"),
+                 "clients without a ClientHello")
 
 
 def curl_multi(opt):
@@ -1196,17 +1627,138 @@ def curl_multi(opt):
             launch=opt.launch)
     print(r.stdout.decode(), r.stderr.decode(), sep="")
     check(r.returncode == 0, "client failed")
-    results = {}
-    for line in r.stdout.decode().splitlines():
-        status, url, rest = line.split(" ", 2)
-        results[url.rstrip(":")] = (status, rest)
+    results = download_results(r, list(urls.values()) + [missing])
     for name, data in files.items():
         check(results.get(urls[name]) == ("200", str(len(data))), f"{urls[name]}: {results.get(urls[name])}")
         with open(os.path.join(out_dir, os.path.basename(name)), "rb") as f:
             check(f.read() == data, f"/{name}: downloaded content differs")
     check(results.get(missing, ("",))[0] == "404", "missing file not reported as 404")
     download_limit(opt, port, files, out_dir)
+    many_downloads(opt, port, root)
+    awkward_names(opt, port, files, root)
+    no_descriptors_left(opt, port)
     server.stop()
+
+
+def download_results(r, urls):
+    """{url: (status or "failed", bytes or reason)} from curl_multi_client's output `r` (a
+    CompletedProcess), which must have one line for each of `urls` and no other."""
+    results = {}
+    for line in r.stdout.decode().splitlines():
+        status, url, rest = line.split(" ", 2)
+        url = url.rstrip(":")
+        check(url not in results, f"{url}: reported twice")
+        results[url] = (status, rest)
+    missed = [url for url in urls if url not in results]
+    check(not missed, f"no result for {len(missed)} of {len(urls)} URL(s) (exit code"
+                      f" {r.returncode}, stderr: {r.stderr.decode().strip()!r})")
+    check(len(results) == len(urls),
+          f"results for URLs not asked for: {results.keys() - set(urls)}")
+    return results
+
+
+def fresh_dir(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+CLIENT_DESCRIPTOR_LIMIT = 64  # for curl_multi_client, with more URLs than that
+
+
+def many_downloads(opt, port, root):
+    """60 files downloaded at once with at most 64 descriptors: the client must bound what
+    it has open, each output file only while its transfer runs."""
+    if opt.launch.no_descriptor_limit:
+        print(f"many downloads: skipped {opt.launch.no_descriptor_limit}")
+        return
+    files = {f"many/{i}.txt": f"file {i}\n".encode() * (i + 1) for i in range(60)}
+    for name, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        with open(os.path.join(root, name), "wb") as f:
+            f.write(data)
+    out_dir = fresh_dir(os.path.join(opt.work_dir, "downloads_many"))
+    urls = {name: f"http://127.0.0.1:{port}/{name}" for name in files}
+    start = time.monotonic()
+    r = run([opt.bin["client"], out_dir] + list(urls.values()), timeout=30, launch=opt.launch,
+            nofile=CLIENT_DESCRIPTOR_LIMIT)
+    print(f"many downloads: {len(urls)} files with {CLIENT_DESCRIPTOR_LIMIT} descriptors,"
+          f" exit code {r.returncode} after {time.monotonic() - start:.1f}s")
+    results = download_results(r, urls.values())
+    for name, data in files.items():
+        check(results[urls[name]] == ("200", str(len(data))),
+              f"{urls[name]}: {results[urls[name]]}")
+        with open(os.path.join(out_dir, os.path.basename(name)), "rb") as f:
+            check(f.read() == data, f"/{name}: downloaded content differs")
+    check(r.returncode == 0, f"client: exit code {r.returncode}")
+
+
+def awkward_names(opt, port, files, root):
+    """URLs whose last segment is "..", "." or empty, and two with the same last segment:
+    no URL may end the run, each gets its line and a file of its own, named in command-line
+    order (".1", ".2", ... for a name taken already), none overwritten."""
+    another = b"another hello.txt\n"
+    os.makedirs(os.path.join(root, "dup"), exist_ok=True)
+    with open(os.path.join(root, "dup", "hello.txt"), "wb") as f:
+        f.write(another)
+    out_dir = fresh_dir(os.path.join(opt.work_dir, "downloads_names"))
+    base = f"http://127.0.0.1:{port}"
+    # (URL, file it is saved as, content expected, or None for the server's answer to a
+    # directory, whatever its status)
+    expected = [(f"{base}/hello.txt", "hello.txt", files["hello.txt"]),
+                (f"{base}/dup/hello.txt", "hello.txt.1", another),
+                (f"{base}/", "index.html", files["index.html"]),
+                (f"{base}/sub/dir/..", "index.html.1", None),
+                (f"{base}/sub/dir/.", "index.html.2", None),
+                (f"{base}/sub/dir/", "index.html.3", None)]
+    r = run([opt.bin["client"], out_dir] + [url for url, _, _ in expected], timeout=30,
+            launch=opt.launch)
+    print(r.stdout.decode(), r.stderr.decode(), sep="")
+    results = download_results(r, [url for url, _, _ in expected])
+    for url, name, data in expected:
+        status, size = results[url]
+        check(status == "200" if data is not None else status != "failed",
+              f"{url}: {results[url]}")
+        with open(os.path.join(out_dir, name), "rb") as f:
+            saved = f.read()
+        check(saved == data if data is not None else str(len(saved)) == size,
+              f"{url}: {name} holds something else (overwritten?)")
+    check(sorted(os.listdir(out_dir)) == sorted(name for _, name, _ in expected),
+          f"files saved: {sorted(os.listdir(out_dir))}")
+    check(r.returncode == 0, f"client: exit code {r.returncode}")
+
+
+def no_descriptors_left(opt, port):
+    """The client with a descriptor limit from 4 (no reactor can be created: for the notify
+    build its port, the first thing created) up to where sockets and files open: every URL
+    must get its line, failed or not, and the client must exit 1 (0 if none failed), never
+    by a signal or std::terminate (an exception through libcurl's C callbacks)."""
+    if opt.launch.no_descriptor_limit:
+        print(f"no descriptors left: skipped {opt.launch.no_descriptor_limit}")
+        return
+    if opt.sanitized:
+        print("no descriptors left: skipped in a sanitized build (the sanitizer runtime needs"
+              " descriptors of its own)")
+        return
+    out_dir = fresh_dir(os.path.join(opt.work_dir, "downloads_no_descriptors"))
+    urls = [f"http://127.0.0.1:{port}/{name}" for name in ("hello.txt", "small.bin", "medium.bin")]
+    problems = []
+    for limit in range(4, 17):
+        r = run([opt.bin["client"], out_dir] + urls, timeout=15, launch=opt.launch, nofile=limit)
+        try:
+            results = download_results(r, urls)
+            failed = [reason for status, reason in results.values() if status == "failed"]
+            print(f"no descriptors left: limit {limit}: {len(failed)} of {len(urls)} failed"
+                  f"{', first: ' + failed[0] if failed else ''}")
+            check(r.returncode == (1 if failed else 0), f"exit code {r.returncode}")
+            check(b"terminate" not in r.stderr, f"stderr: {r.stderr.decode().strip()!r}")
+            check(limit > 4 or (len(failed) == len(urls) and
+                                all(re.search("(?i)too many open files", f) for f in failed)),
+                  f"not every URL failed for want of descriptors: {results}")
+        except Failure as e:
+            print(f"no descriptors left: limit {limit}: FAILED: {e}")
+            problems.append(str(limit))
+    check(not problems, f"with a descriptor limit of {', '.join(problems)} (see above)")
 
 
 DOWNLOAD_LIMIT = 1 << 20  # bytes, for curl_multi_client's ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD

@@ -8,11 +8,14 @@
 //
 // Every byte a client sends comes back to it. Port 0 lets the system choose; the chosen
 // port is printed as "listening on port N" so that scripts can find the server. A client
-// idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected.
+// idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at
+// most 512 are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
+// a connection beyond is closed as soon as accepted.
 //
 
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
+#include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
 
@@ -33,12 +36,12 @@ auto const idle_timeout =
 
 // One connected client. The session keeps itself alive through the shared_ptr that each
 // pending operation's handler holds: when no operation is pending any more, it is destroyed
-// and its socket closed.
+// and its socket closed, and its place under the connection limit (`slot`) given back.
 class session : public std::enable_shared_from_this<session>
 {
 public:
-  explicit session(tcp::socket socket)
-      : socket_(std::move(socket)), deadline_(socket_.get_executor())
+  session(tcp::socket socket, connection_limit::slot slot)
+      : socket_(std::move(socket)), deadline_(socket_.get_executor()), slot_(std::move(slot))
   {
   }
 
@@ -86,15 +89,16 @@ private:
 
   tcp::socket socket_;
   net::steady_timer deadline_;
+  connection_limit::slot slot_;
   std::array<char, 16 * 1024> data_;
 };
 
-// Accepts connections forever, starting a session for each one.
+// Accepts connections forever, starting a session for each one the limit lets in.
 class server
 {
 public:
   server(net::io_context& ioc, tcp::endpoint const& endpoint)
-      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept")
+      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"), connections_("accept")
   {
     accept();
   }
@@ -107,7 +111,10 @@ private:
     // The "move accept" form: the handler receives the new socket by value.
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (!ec)
-        std::make_shared<session>(std::move(socket))->start();
+      {
+        if (auto slot = connections_.try_take()) // else closed as `socket` goes out of scope
+          std::make_shared<session>(std::move(socket), std::move(slot))->start();
+      }
       // Accept the next one: at once, or after a pause when out of descriptors
       // (see accept_backoff.hpp), or never once the acceptor is closed.
       backoff_.then(ec, [this] { accept(); });
@@ -116,6 +123,7 @@ private:
 
   tcp::acceptor acceptor_;
   accept_backoff backoff_;
+  logged_connection_limit connections_;
 };
 
 int main(int argc, char* argv[])

@@ -15,6 +15,9 @@
 //                                          (http_server: a request not received in this
 //                                          long, or no progress of a response for this long)
 //   ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT  TLS handshake not finished after this long
+//   ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT http_server: nothing received on a new
+//                                          connection for this long (at most the idle
+//                                          time-out)
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP

@@ -11,10 +11,15 @@
 // "listening on port N". Try it with:  openssl s_client -connect 127.0.0.1:<port>
 // A client gets 10 s for the handshake (ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT) and is
 // disconnected when idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT); see timeouts.hpp.
+// A connection costs ~90 kB even before its handshake (OpenSSL's state and buffers): at
+// most 512 are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
+// a connection beyond is closed as soon as accepted. Failed handshakes and connections
+// are logged at most a line a second.
 //
 
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
+#include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
 
@@ -39,11 +44,16 @@ auto const handshake_timeout =
 auto const idle_timeout =
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
+// Failed handshakes and connections happen as often as clients make them happen: they are
+// logged at most a line a second.
+rate_limited_log client_log;
+
+// `slot` is the session's place under the connection limit, given back when it ends.
 class tls_session : public std::enable_shared_from_this<tls_session>
 {
 public:
-  tls_session(tcp::socket socket, ssl::context& ctx)
-      : stream_(std::move(socket), ctx), deadline_(stream_.get_executor())
+  tls_session(tcp::socket socket, ssl::context& ctx, connection_limit::slot slot)
+      : stream_(std::move(socket), ctx), deadline_(stream_.get_executor()), slot_(std::move(slot))
   {
   }
 
@@ -112,11 +122,12 @@ private:
   {
     if (ec == net::error::operation_aborted)
       return; // our own time-out: part of normal life
-    std::cerr << what << ": " << ec.message() << "\n";
+    client_log.write(what + (": " + ec.message()));
   }
 
   ssl::stream<tcp::socket> stream_;
   net::steady_timer deadline_;
+  connection_limit::slot slot_;
   std::array<char, 16 * 1024> data_; // one TLS record holds at most 16 KiB
 };
 
@@ -124,7 +135,8 @@ class server
 {
 public:
   server(net::io_context& ioc, tcp::endpoint const& endpoint, ssl::context& ctx)
-      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"), ctx_(ctx)
+      : acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"), ctx_(ctx),
+        connections_("accept")
   {
     accept();
   }
@@ -136,7 +148,10 @@ private:
   {
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (!ec)
-        std::make_shared<tls_session>(std::move(socket), ctx_)->start();
+      {
+        if (auto slot = connections_.try_take()) // else closed as `socket` goes out of scope
+          std::make_shared<tls_session>(std::move(socket), ctx_, std::move(slot))->start();
+      }
       backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
     });
   }
@@ -144,6 +159,7 @@ private:
   tcp::acceptor acceptor_;
   accept_backoff backoff_;
   ssl::context& ctx_;
+  logged_connection_limit connections_;
 };
 
 int main(int argc, char* argv[])

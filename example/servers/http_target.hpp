@@ -1,0 +1,83 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+// Distributed under the Boost Software License, Version 1.0.
+//
+// The path a request-target names, for http_server (RFC 9112, section 3.2):
+//
+//   /dir/my%20file.txt?query           origin form: the path, percent-escapes decoded
+//   http://host:port/dir/file?query    absolute form (what a proxy is sent, and what
+//                                      every server must take): its path, "/" if none
+//
+// The query is dropped. A percent-escape that is not '%' and two hex digits, and "%00"
+// (no file name holds a NUL, and the C library would cut the name there), make the target
+// invalid. The path is decoded before the server checks it for ".." and hidden files, so
+// that "%2e%2e" and "%2F" are as harmless as ".." and "/".
+//
+#ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_TARGET_HPP
+#define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_TARGET_HPP
+
+#include <boost/beast/core/string.hpp>
+
+#include <optional>
+#include <string>
+
+/// The value of the hex digit `c`, or -1.
+inline int hex_digit_value(char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/// `text` with its percent-escapes decoded; none for a bad escape or an escaped NUL.
+inline std::optional<std::string> percent_decode(boost::beast::string_view text)
+{
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i)
+  {
+    if (text[i] != '%')
+    {
+      out += text[i];
+      continue;
+    }
+    int const high = i + 2 < text.size() ? hex_digit_value(text[i + 1]) : -1;
+    int const low = i + 2 < text.size() ? hex_digit_value(text[i + 2]) : -1;
+    if (high < 0 || low < 0 || (high == 0 && low == 0))
+      return std::nullopt;
+    out += static_cast<char>(high * 16 + low);
+    i += 2;
+  }
+  return out;
+}
+
+/// The path part of an absolute-form target ("http://host/path"), or `target` itself
+/// where it is not one. The scheme is matched without regard to case, as RFC 3986 asks.
+inline boost::beast::string_view target_path(boost::beast::string_view target)
+{
+  for (boost::beast::string_view scheme : {"http://", "https://"})
+  {
+    if (target.size() >= scheme.size() &&
+        boost::beast::iequals(target.substr(0, scheme.size()), scheme))
+    {
+      // The authority ends at the path or at the query.
+      auto const end = target.find_first_of("/?", scheme.size());
+      return end == boost::beast::string_view::npos || target[end] == '?' ? "/"
+                                                                          : target.substr(end);
+    }
+  }
+  return target;
+}
+
+/// The decoded path a request-target names, without its query; none if it is invalid.
+inline std::optional<std::string> request_path(boost::beast::string_view target)
+{
+  auto path = target_path(target);
+  return percent_decode(path.substr(0, path.find('?')));
+}
+
+#endif
