@@ -253,7 +253,7 @@ private:
 
   void join(tcp::socket socket)
   {
-    if (auto slot = participants_.try_take()) // else closed as `socket` goes out of scope
+    if (auto slot = participants_.try_take(socket)) // else closed as `socket` goes out of scope
       std::make_shared<chat_session>(std::move(socket), room_, std::move(slot))->start();
   }
 

@@ -108,7 +108,7 @@ net::awaitable<void> listen(tcp::acceptor& acceptor)
     {
       // Detached: nobody waits for a connection to end; session() handles errors. Without
       // a slot, `socket` is closed at the end of this iteration.
-      if (auto slot = connections.try_take())
+      if (auto slot = connections.try_take(socket))
         net::co_spawn(acceptor.get_executor(), session(std::move(socket), std::move(slot)),
                       net::detached);
     }

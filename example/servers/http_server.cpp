@@ -109,13 +109,7 @@ constexpr std::size_t read_buffer_limit = 2 * header_limit;
 // before it closes (see http_session::close).
 constexpr std::chrono::seconds linger_time{2};
 
-// How many connections one client (remote address) may hold
-// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT): a quarter of the default total, enough
-// for a browser's six and a few clients behind one NAT.
-auto const max_connections_per_client =
-    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT", 128, "connections");
-
-// Bad requests, refused connections and failed connections happen as often as clients make
+// Bad requests and failed connections happen as often as clients make
 // them happen: they are logged at most a line a second.
 rate_limited_log client_log;
 
@@ -359,12 +353,10 @@ private:
 class http_session : public std::enable_shared_from_this<http_session>
 {
 public:
-  // The slots are the session's places under the connection limits, given back when it
-  // ends.
+  // `slot` is the session's place under the connection limits, given back when it ends.
   http_session(tcp::socket socket, std::shared_ptr<std::string const> doc_root,
-               connection_limit::slot slot, per_client_limit::slot client_slot)
-      : stream_(std::move(socket)), doc_root_(std::move(doc_root)), slot_(std::move(slot)),
-        client_slot_(std::move(client_slot))
+               connection_limit::slot slot)
+      : stream_(std::move(socket)), doc_root_(std::move(doc_root)), slot_(std::move(slot))
   {
   }
 
@@ -503,7 +495,6 @@ private:
   std::optional<http::message_generator> response_; // the one being written
   std::shared_ptr<std::string const> doc_root_;
   connection_limit::slot slot_;
-  per_client_limit::slot client_slot_;
 };
 
 // ---- accepting connections ---------------------------------------------------------------
@@ -513,8 +504,7 @@ class listener
 public:
   listener(net::io_context& ioc, tcp::endpoint const& endpoint, std::string doc_root)
       : ioc_(ioc), acceptor_(ioc, endpoint), backoff_(ioc.get_executor(), "accept"),
-        doc_root_(std::make_shared<std::string const>(std::move(doc_root))), connections_("http"),
-        per_client_(max_connections_per_client)
+        doc_root_(std::make_shared<std::string const>(std::move(doc_root))), connections_("http")
   {
     accept();
   }
@@ -535,26 +525,12 @@ private:
     });
   }
 
-  // Serves `socket` if both limits leave a place; else it is closed as it goes out of scope.
+  // Serves `socket` if the limits leave it a place (else it is closed as it goes out of
+  // scope; see limits.hpp).
   void serve(tcp::socket socket)
   {
-    error_code ec;
-    auto const client = socket.remote_endpoint(ec).address().to_string();
-    if (ec)
-      return;                            // already gone
-    auto slot = connections_.try_take(); // logs a refusal (see limits.hpp)
-    if (!slot)
-      return;
-    auto client_slot = per_client_.try_take(client);
-    if (!client_slot)
-    {
-      client_log.write("http: " + std::to_string(per_client_.most()) + " connections open from " +
-                       client + " (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
-      return;
-    }
-    std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot),
-                                   std::move(client_slot))
-        ->run();
+    if (auto slot = connections_.try_take(socket))
+      std::make_shared<http_session>(std::move(socket), doc_root_, std::move(slot))->run();
   }
 
   net::io_context& ioc_;
@@ -562,7 +538,6 @@ private:
   accept_backoff backoff_;
   std::shared_ptr<std::string const> doc_root_;
   logged_connection_limit connections_;
-  per_client_limit per_client_;
 };
 
 int main(int argc, char* argv[])

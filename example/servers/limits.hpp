@@ -17,14 +17,16 @@
 //                                          tls_echo_server, chat_server: connections served
 //                                          at once
 //   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
-//                                          http_server: connections served at once from one
-//                                          address
+//                                          the same servers: connections served at once
+//                                          from one address
 //   ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 
-#include <atomic>
+#include <boost/system/error_code.hpp>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -119,59 +121,109 @@ private:
   std::function<void()> give_back_;
 };
 
-/// How many connections a server serves at once. Each connection holds a `slot` for as
-/// long as it lives; past the limit there is no slot, and the server closes the new
-/// connection at once rather than let clients open descriptors (and buffers) without end.
+/// How many connections a server serves at once, in all and from one client (one remote
+/// address). Each connection holds a `slot` for as long as it lives; past a limit there is
+/// no slot, and the server closes the new connection at once rather than let clients open
+/// descriptors (and buffers) without end, or let one client that opens connections and
+/// says nothing take every place and lock the others out until its connections time out.
 /// Thread-safe; slots may outlive the connection_limit (sessions destroyed by the
 /// io_context's destructor, after the listener that owned it).
 class connection_limit
 {
-  using counter = std::atomic<std::uint64_t>;
+  struct counts
+  {
+    std::mutex mutex;
+    std::uint64_t open = 0;
+    std::unordered_map<std::string, std::uint64_t> per_client; // only clients with some
+  };
 
 public:
   using slot = limit_slot;
 
-  explicit connection_limit(std::uint64_t most) : most_(most) {}
+  /// Which limit refused a connection.
+  enum class refusal
+  {
+    none,
+    total,
+    client
+  };
+
+  connection_limit(std::uint64_t most, std::uint64_t most_per_client)
+      : most_(most), most_per_client_(most_per_client)
+  {
+  }
 
   std::uint64_t most() const { return most_; }
+  std::uint64_t most_per_client() const { return most_per_client_; }
 
-  /// A slot if fewer than most() connections hold one, else an empty one.
-  slot try_take()
+  /// A slot if fewer than most() connections, and fewer than most_per_client() of
+  /// `client`'s, hold one; else an empty one, and `why`.
+  slot try_take(std::string const& client, refusal& why)
   {
-    if (open_->fetch_add(1) >= most_)
+    std::lock_guard<std::mutex> lock(counts_->mutex);
+    auto& mine = counts_->per_client[client];
+    why = counts_->open >= most_     ? refusal::total
+          : mine >= most_per_client_ ? refusal::client
+                                     : refusal::none;
+    if (why != refusal::none)
     {
-      --*open_;
+      if (mine == 0)
+        counts_->per_client.erase(client);
       return {};
     }
-    return slot([open = open_] { --*open; });
+    ++counts_->open;
+    ++mine;
+    return slot([counts = counts_, client] {
+      std::lock_guard<std::mutex> give_back_lock(counts->mutex);
+      --counts->open;
+      auto const it = counts->per_client.find(client);
+      if (--it->second == 0)
+        counts->per_client.erase(it);
+    });
   }
 
 private:
   std::uint64_t const most_;
-  std::shared_ptr<counter> open_ = std::make_shared<counter>(0);
+  std::uint64_t const most_per_client_;
+  std::shared_ptr<counts> counts_ = std::make_shared<counts>();
 };
 
 /// A connection_limit of ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS connections (`fallback` unless
-/// set) that logs the connections it refuses, at most a line a second: what every TCP
-/// server here needs of one. Thread-safe.
+/// set), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of them from one client (a quarter
+/// of `fallback` unless set: a browser's six and a few clients behind one NAT), that logs
+/// the connections it refuses, at most a line a second: what every TCP server here needs
+/// of one. Thread-safe.
 class logged_connection_limit
 {
 public:
   /// `name` starts every line logged, e.g. "accept".
   explicit logged_connection_limit(std::string name, std::uint64_t fallback = 512)
-      : limit_(number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections")),
+      : limit_(number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections"),
+               number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT",
+                               std::max<std::uint64_t>(1, fallback / 4), "connections")),
         name_(std::move(name))
   {
   }
 
-  /// A slot for a connection just accepted, or an empty one (and a line in the log): then
-  /// the caller closes the connection.
-  connection_limit::slot try_take()
+  /// A slot for the connection `socket` just accepted, or an empty one (and a line in the
+  /// log where a limit refused it): then the caller closes the connection.
+  template <class Socket>
+  connection_limit::slot try_take(Socket const& socket)
   {
-    auto slot = limit_.try_take();
-    if (!slot)
+    boost::system::error_code ec;
+    auto const peer = socket.remote_endpoint(ec);
+    if (ec)
+      return {}; // gone already
+    auto const client = peer.address().to_string();
+    auto why = connection_limit::refusal::none;
+    auto slot = limit_.try_take(client, why);
+    if (why == connection_limit::refusal::total)
       log_.write(name_ + ": " + std::to_string(limit_.most()) +
                  " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS), refused one");
+    else if (why == connection_limit::refusal::client)
+      log_.write(name_ + ": " + std::to_string(limit_.most_per_client()) +
+                 " connections open from " + client +
+                 " (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
     return slot;
   }
 
@@ -179,46 +231,6 @@ private:
   connection_limit limit_;
   std::string const name_;
   rate_limited_log log_;
-};
-
-/// How many connections a server serves at once from one client (one remote address):
-/// without it, one client that opens connections and says nothing takes every place under
-/// the connection_limit, and locks every other client out until its connections time out.
-/// Slots as connection_limit's. Thread-safe.
-class per_client_limit
-{
-  struct clients
-  {
-    std::mutex mutex;
-    std::unordered_map<std::string, std::uint64_t> open; // only addresses with connections
-  };
-
-public:
-  using slot = limit_slot;
-
-  explicit per_client_limit(std::uint64_t most) : most_(most) {}
-
-  std::uint64_t most() const { return most_; }
-
-  /// A slot if `client` holds fewer than most(), else an empty one.
-  slot try_take(std::string const& client)
-  {
-    std::lock_guard<std::mutex> lock(clients_->mutex);
-    auto& open = clients_->open[client];
-    if (open >= most_)
-      return {};
-    ++open;
-    return slot([table = clients_, client] {
-      std::lock_guard<std::mutex> table_lock(table->mutex);
-      auto const it = table->open.find(client);
-      if (--it->second == 0)
-        table->open.erase(it);
-    });
-  }
-
-private:
-  std::uint64_t const most_;
-  std::shared_ptr<clients> clients_ = std::make_shared<clients>();
 };
 
 #endif

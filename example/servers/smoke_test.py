@@ -566,33 +566,41 @@ def served_again(port, probe, what, timeout=3):
 
 
 FLOOD_LIMIT = 50  # the echo servers' ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS in connection_flood
+FLOOD_CLIENT_LIMIT = 40  # and their ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
 FLOOD_CONNECTIONS = 200
+FLOODER = ("127.0.0.2", 0)  # the flood's source address; the probes come from 127.0.0.1
 
 
 def connection_flood(opt, args, probe, most_mib):
-    """The server runs with a limit of FLOOD_LIMIT connections; FLOOD_CONNECTIONS clients
-    connect and say nothing. Those past the limit are closed at once and the others stay
-    open; the server's memory grows by at most `most_mib` MiB, it logs the refusals in a
-    line or two, and once the flood is gone a new client (`probe(port)`) is served."""
+    """The server runs with a limit of FLOOD_LIMIT connections, FLOOD_CLIENT_LIMIT from
+    one client; one client (FLOODER) opens FLOOD_CONNECTIONS and says nothing. Those past
+    its limit are closed at once and the others stay open; meanwhile another client
+    (`probe(port)`) is served; the server's memory grows by at most `most_mib` MiB, it logs
+    the refusals in a line or two, and once the flood is gone the probe is served again."""
     server, port = start_server(opt, *args, env=dict(
-        memory_env(opt), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS=str(FLOOD_LIMIT)))
+        memory_env(opt), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS=str(FLOOD_LIMIT),
+        ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT=str(FLOOD_CLIENT_LIMIT)))
     baseline = memory_baseline(server, "connection flood")
     held = []
+    refused = FLOOD_CONNECTIONS - FLOOD_CLIENT_LIMIT
     try:
         for _ in range(FLOOD_CONNECTIONS):
-            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5,
+                                                 source_address=FLOODER))
         # A silent server's connection turns readable only when closed (eof or reset).
         closed = set()
         deadline = time.monotonic() + 5
-        while len(closed) < FLOOD_CONNECTIONS - FLOOD_LIMIT and time.monotonic() < deadline:
+        while len(closed) < refused and time.monotonic() < deadline:
             closed.update(select.select([s for s in held if s not in closed], [], [], 0.1)[0])
         time.sleep(0.2)  # and no more after those
         closed.update(select.select([s for s in held if s not in closed], [], [], 0)[0])
         print(f"connection flood: {len(closed)} of {FLOOD_CONNECTIONS} silent connections"
-              f" closed by the server at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS={FLOOD_LIMIT})")
-        check(len(closed) == FLOOD_CONNECTIONS - FLOOD_LIMIT,
-              f"server: closed {len(closed)} of {FLOOD_CONNECTIONS} silent connections at once,"
-              f" not the {FLOOD_CONNECTIONS - FLOOD_LIMIT} past its limit of {FLOOD_LIMIT}")
+              f" closed by the server at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS={FLOOD_LIMIT},"
+              f" _PER_CLIENT={FLOOD_CLIENT_LIMIT})")
+        check(len(closed) == refused,
+              f"server: closed {len(closed)} of {FLOOD_CONNECTIONS} silent connections of one"
+              f" client at once, not the {refused} past its limit of {FLOOD_CLIENT_LIMIT}")
+        probe(port)  # another client, while the flood holds its places
         if baseline is not None:
             check_memory_growth(server, baseline, most_mib,
                                 f"{FLOOD_CONNECTIONS} silent connections")
@@ -698,7 +706,7 @@ def tcp_echo(opt):
 
     out_of_descriptors(opt, ["0"], echo_probe, churn=2)
     idle_connections(opt, ["0"], echo_active, silent_connection)
-    connection_flood(opt, ["0"], lambda port: echo_probe(port, when="after the flood"),
+    connection_flood(opt, ["0"], lambda port: echo_probe(port, when="during or after the flood"),
                      most_mib=5)
     client_churn(opt, ["0"], reset_before_echo,
                  lambda port: echo_probe(port, when="after the churn"),
@@ -1603,7 +1611,7 @@ def tls(opt):
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
                      tls_connection)
     # A pending handshake costs the server ~90 kB: FLOOD_LIMIT of them about 4.5 MB.
-    connection_flood(opt, ["0", cert, key], tls_probe("after the flood"), most_mib=10)
+    connection_flood(opt, ["0", cert, key], tls_probe("during or after the flood"), most_mib=10)
     client_churn(opt, ["0", cert, key], not_a_client_hello, tls_probe("after the churn"),
                  "clients without a ClientHello")
 

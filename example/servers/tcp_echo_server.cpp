@@ -112,7 +112,7 @@ private:
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (!ec)
       {
-        if (auto slot = connections_.try_take()) // else closed as `socket` goes out of scope
+        if (auto slot = connections_.try_take(socket)) // else closed as `socket` goes out of scope
           std::make_shared<session>(std::move(socket), std::move(slot))->start();
       }
       // Accept the next one: at once, or after a pause when out of descriptors

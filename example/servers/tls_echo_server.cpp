@@ -149,7 +149,7 @@ private:
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (!ec)
       {
-        if (auto slot = connections_.try_take()) // else closed as `socket` goes out of scope
+        if (auto slot = connections_.try_take(socket)) // else closed as `socket` goes out of scope
           std::make_shared<tls_session>(std::move(socket), ctx_, std::move(slot))->start();
       }
       backoff_.then(ec, [this] { accept(); }); // see accept_backoff.hpp
