@@ -8,8 +8,10 @@
 //
 // Each URL is saved as <output-dir>/<last path segment>, "index.html" where that segment
 // is empty, "." or ".." (it names a directory). A name that an earlier URL of the same
-// command line has taken gets ".1", ".2", ... appended (the first one free), so that no
-// download overwrites another; a file left by an earlier run is overwritten.
+// command line has taken, in any case, gets ".1", ".2", ... appended (the first one free),
+// so that no download overwrites another; a file left by an earlier run is overwritten.
+// Characters that some file system does not take in a name (backslash, ':', '*', '?', '"',
+// '<', '>', '|', controls) become '_'.
 // Every URL gets one line on stdout, "<status> <url> <bytes>" or "failed <url>: <reason>",
 // whatever happens, even when the program cannot start downloading at all. The exit
 // status is non-zero if any URL failed: at the transport level, or its file could not be
@@ -45,10 +47,12 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <iostream>
@@ -521,6 +525,16 @@ private:
   std::map<curl_socket_t, std::shared_ptr<watched_socket>> sockets_;
 };
 
+// `name` with each character that some file system does not take in a name (Windows:
+// a backslash separates directories, ':' names a stream) replaced by '_'.
+std::string portable_file_name(std::string name)
+{
+  for (char& c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || std::strchr("\\:*?\"<>|", c) != nullptr)
+      c = '_';
+  return name;
+}
+
 // The file name for `url`: its last path segment ("http://host/dir/file.txt?x" ->
 // "file.txt"), or "index.html" where that is empty, "." or ".." (names of a directory).
 std::string file_name(std::string const& url)
@@ -530,22 +544,30 @@ std::string file_name(std::string const& url)
   if (scheme != std::string::npos && path.find('/', scheme + 3) == std::string::npos)
     return "index.html";
   std::string const name = path.substr(path.rfind('/') + 1);
-  return name.empty() || name == "." || name == ".." ? "index.html" : name;
+  return name.empty() || name == "." || name == ".." ? "index.html" : portable_file_name(name);
 }
 
-// The file names for `urls`, in order: a name an earlier URL has taken gets ".1", ".2",
-// ... appended (the first one free), so that no download overwrites another.
+// `name` in lower case: names that differ only in case are one file on Windows and macOS.
+std::string file_name_key(std::string name)
+{
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name;
+}
+
+// The file names for `urls`, in order: a name an earlier URL has taken (in any case) gets
+// ".1", ".2", ... appended (the first one free), so that no download overwrites another.
 std::vector<std::string> file_names(std::vector<std::string> const& urls)
 {
-  std::set<std::string> taken;
+  std::set<std::string> taken;       // file_name_key of each
   std::map<std::string, int> suffix; // the last one tried, per name
   std::vector<std::string> names;
   for (auto const& url : urls)
   {
     std::string const base = file_name(url);
     std::string name = base;
-    while (!taken.insert(name).second)
-      name = base + "." + std::to_string(++suffix[base]);
+    while (!taken.insert(file_name_key(name)).second)
+      name = base + "." + std::to_string(++suffix[file_name_key(base)]);
     names.push_back(std::move(name));
   }
   return names;

@@ -1702,9 +1702,10 @@ def many_downloads(opt, port, root):
 
 
 def awkward_names(opt, port, files, root):
-    """URLs whose last segment is "..", "." or empty, and two with the same last segment:
-    no URL may end the run, each gets its line and a file of its own, named in command-line
-    order (".1", ".2", ... for a name taken already), none overwritten."""
+    """URLs whose last segment is "..", "." or empty, two with the same last segment, one
+    that differs from those only in case, one with ':': no URL may end the run, each gets
+    its line and a file of its own, named in command-line order (".1", ".2", ... for a name
+    taken already, in any case), none overwritten."""
     another = b"another hello.txt\n"
     os.makedirs(os.path.join(root, "dup"), exist_ok=True)
     with open(os.path.join(root, "dup", "hello.txt"), "wb") as f:
@@ -1718,7 +1719,11 @@ def awkward_names(opt, port, files, root):
                 (f"{base}/", "index.html", files["index.html"]),
                 (f"{base}/sub/dir/..", "index.html.1", None),
                 (f"{base}/sub/dir/.", "index.html.2", None),
-                (f"{base}/sub/dir/", "index.html.3", None)]
+                (f"{base}/sub/dir/", "index.html.3", None),
+                # One file where names differ only in case (Windows, macOS); no stream or
+                # directory named by ':' or '\\' on Windows.
+                (f"{base}/HELLO.txt", "HELLO.txt.2", None),
+                (f"{base}/a:b%5Cc.txt", "a_b%5Cc.txt", None)]
     r = run([opt.bin["client"], out_dir] + [url for url, _, _ in expected], timeout=30,
             launch=opt.launch)
     print(r.stdout.decode(), r.stderr.decode(), sep="")
