@@ -25,14 +25,37 @@
 # Disk: a Debug tree with Beast takes ~5 GB, so debug info is compressed (-gz) and a stage that
 # passed leaves only its log (ASIO_NOTIFY_KEEP_BUILDS=1 keeps every tree); the peak is then
 # one stage's tree, not the sum of all (~14 GB).
-# Usage: tools/test.sh [build-root]
+# Usage: tools/test.sh [--list] [--no-setup] [build-root] [stage...]
+#   stage...    only these stages, in the order above (e.g. tools/test.sh tsan b2); all by default
+#   --list      print the stages' names and exit
+#   --no-setup  skip tools/setup.sh (the packages are installed already)
+#   build-root  a path (it has a '/'): where the builds and logs go, <repository>/build by default
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$root/build}
+all_stages=(debug release-clang asan-ubsan tsan b2 fuzz boost-1.90 boost-1.83 boost-1.88 windows-wine)
+out=$root/build
+setup=1
+selected=()
+for arg in "$@"; do
+  case $arg in
+  --list) printf '%s\n' "${all_stages[@]}" && exit 0 ;;
+  --no-setup) setup=0 ;;
+  */*) out=$arg ;;
+  *)
+    if [[ " ${all_stages[*]} " != *" $arg "* ]]; then
+      echo "test.sh: no stage '$arg'; the stages: ${all_stages[*]}" >&2
+      exit 2
+    fi
+    selected+=("$arg")
+    ;;
+  esac
+done
 jobs=$(nproc)
-"$root/tools/setup.sh" || exit 1
-# setup.sh installed Beast's examples: a build that cannot find them fails (example/beast).
-export ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
+if ((setup)); then
+  "$root/tools/setup.sh" || exit 1
+  # setup.sh installed Beast's examples: a build that cannot find them fails (example/beast).
+  export ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
+fi
 mkdir -p "$out"
 free_kib=$(df -Pk "$out" | awk 'NR == 2 {print $4}')
 echo "test.sh: $((free_kib / 1024 / 1024)) GiB free under $out"
@@ -45,13 +68,16 @@ failures=()
 durations=()
 started=$SECONDS
 
-# Run one stage; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
+# Run one stage, if selected; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
 # and a stage without one (b2, fuzz) counts as one test that passed or failed. A stage that
 # passed has its build folder <build-root>/<tree> removed (kept for a failure, to look into).
 # Usage: stage <name> <tree> <command...>
 stage() {
   local name=$1 tree=$2
   shift 2
+  if ((${#selected[@]} > 0)) && [[ " ${selected[*]} " != *" $name "* ]]; then
+    return 0
+  fi
   echo "=== $name"
   local log="$out/$name.log"
   local stage_started=$SECONDS

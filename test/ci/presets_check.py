@@ -9,7 +9,9 @@
 - every configure preset that is not hidden has a build and a test preset of its name;
 - every preset tools/test.sh and .ci/windows-cross.sh name exists (boost-$version for each
   version test.sh builds);
-- the tsan build and test presets pick the suites test.sh's tsan stage builds and runs.
+- the tsan build and test presets pick the suites test.sh's tsan stage builds and runs;
+- test.sh's list of stages (all_stages, what `--list` prints and stage names are checked
+  against) names the stages it runs, in their order.
 Exits with 0 when all hold, 1 with one line per problem otherwise.
 """
 import json
@@ -24,6 +26,22 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 def read(path):
     with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         return f.read()
+
+
+def stage_list_problems(script, versions):
+    """test.sh's all_stages against the stages it runs (`stage <name> ...`, boost-$version
+    for each version of its loop)."""
+    listed = re.search(r"^all_stages=\(([^)]*)\)", script, re.M)
+    if not listed:
+        return ["tools/test.sh: no all_stages"]
+    run = []
+    for name in re.findall(r"^\s*stage \"?([\w.$-]+)\"? ", script, re.M):
+        run += [f"boost-{v}" for v in versions if f"boost-{v}" not in run] \
+            if name == "boost-$version" else [name]
+    listed = listed.group(1).split()
+    if listed != run:
+        return [f"tools/test.sh: all_stages {listed}, but it runs {run}"]
+    return []
 
 
 def main():
@@ -74,6 +92,7 @@ def main():
         if not pattern.startswith("^(" + "|".join(suites) + ")"):
             problems.append(f"test preset tsan runs '{pattern}', tools/test.sh runs {suites}")
 
+    problems += stage_list_problems(script, versions)
     for p in problems:
         print(p)
     print(f"presets_check: {len(configure)} configure presets, {len(used)} used by the scripts, "
