@@ -57,7 +57,7 @@ auto const write_queue_limit =
     number_from_env("ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
 
 // What a queued line costs beyond its bytes: its std::string in the deque (32 bytes in
-// libstdc++, libc++ and MSVC's x64 library, 24 in others) and, for a line too long for the
+// libstdc++ and MSVC's x64 library, 24 in libc++) and, for a line too long for the
 // string's inline buffer, the heap block's header and rounding (up to 32 bytes). Counting
 // bytes only, a flood of empty lines would queue some 32 times the limit.
 constexpr std::uint64_t line_overhead = 64;
