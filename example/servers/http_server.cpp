@@ -40,6 +40,7 @@
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
 #include "http_ranges.hpp"
+#include "http_request.hpp"
 #include "http_target.hpp"
 #include "limits.hpp"
 #include "net.hpp"
@@ -92,18 +93,6 @@ auto const idle_timeout =
 auto const first_byte_timeout = std::min<std::chrono::seconds>(
     timeout_from_env("ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT", std::chrono::seconds(5)),
     idle_timeout);
-
-// What one request may hold. The server serves files: a request needs a few headers and no
-// body, so both limits are small (Beast's default body limit, 1 MiB, is for servers that
-// take uploads), and no request holds more of the server's memory than this.
-constexpr std::uint32_t header_limit = 8 * 1024; // beyond: 431
-constexpr std::uint64_t body_limit = 8 * 1024;   // beyond: 413
-// Each field costs a node of its own (some 90 bytes), however short: 8 KiB of empty
-// fields would be 100 kB. Real requests have a dozen or two.
-constexpr std::size_t field_limit = 100; // beyond: 431
-// The read buffer holds the headers while they are parsed; the body goes on to the
-// request as it comes.
-constexpr std::size_t read_buffer_limit = 2 * header_limit;
 
 // After the last response, how long the server reads and drops what the client still sends
 // before it closes (see http_session::close).
@@ -174,36 +163,6 @@ http::message_generator respond(http::verb method, http::response<Body>&& res)
     return std::move(res);
   http::response<http::empty_body> head{std::move(res.base())};
   return head;
-}
-
-// Whether the request's path names a hidden file or directory: one path segment starting
-// with '.' (".hidden", ".git/config", "a/./b"). Backslashes separate segments too, for
-// Windows.
-bool names_hidden_file(beast::string_view target)
-{
-  for (std::size_t i = 0; i + 1 < target.size(); ++i)
-    if ((target[i] == '/' || target[i] == '\\') && target[i + 1] == '.')
-      return true;
-  return false;
-}
-
-// The file a path names with every link resolved, if it is a regular file inside root
-// (itself canonical) and not hidden there; an empty path otherwise. Comparing whole path
-// components, so that "/www2/x" is not inside "/www"; and the resolved ones below root,
-// so that a link "envlink" to ".env" is as hidden as ".env".
-std::filesystem::path file_inside(std::filesystem::path const& root, std::string const& path)
-{
-  error_code ec;
-  std::filesystem::path file = std::filesystem::canonical(path, ec);
-  if (ec || !std::filesystem::is_regular_file(file, ec))
-    return {};
-  auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
-  if (mismatch.first != root.end())
-    return {};
-  for (auto part = mismatch.second; part != file.end(); ++part)
-    if (!part->empty() && part->native().front() == '.')
-      return {};
-  return file;
 }
 
 // Maps a request to its response. Pure function of the request and the file system:
@@ -277,74 +236,6 @@ http::message_generator handle_request(std::string const& doc_root,
   res.keep_alive(req.keep_alive());
   return respond(req.method(), std::move(res));
 }
-
-// The status that answers a request Beast's parser rejected with `ec`, or none where there
-// is nobody to answer: the client closed the connection, or our time-out did
-// (beast::error::timeout).
-std::optional<http::status> rejection_status(error_code ec)
-{
-  // The read buffer holds only headers and trailers (a body goes on to the request): what
-  // overflows it is trailers, too large.
-  if (ec == http::error::header_limit || ec == http::error::buffer_overflow)
-    return http::status::request_header_fields_too_large; // 431
-  if (ec == http::error::body_limit)
-    return http::status::payload_too_large; // 413
-  // Every other error of the parser is a malformed request: a bad request line or field, a
-  // bad or second Content-Length, Content-Length with Transfer-Encoding, a Transfer-Encoding
-  // not ending in chunked, no Host or two (request_parser), a bad chunk...
-  if (ec.category() == http::make_error_code(http::error::bad_method).category() &&
-      ec != http::error::end_of_stream && ec != http::error::partial_message)
-    return http::status::bad_request; // 400
-  return std::nullopt;
-}
-
-// Beast's request parser with what it leaves to the server: at most field_limit fields
-// and header_limit bytes of trailers (431 beyond; older Beast bounds neither), and a header
-// that says where the request ends and which host it is for (400 otherwise).
-class request_parser : public http::request_parser<http::string_body>
-{
-public:
-  request_parser()
-  {
-    header_limit(::header_limit);
-    body_limit(::body_limit);
-  }
-
-private:
-  void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
-                     error_code& ec) override
-  {
-    if (is_header_done()) // a trailer
-      trailer_size_ += name_string.size() + value.size() + 4;
-    if (++fields_ > field_limit || trailer_size_ > ::header_limit)
-    {
-      ec = http::error::header_limit;
-      return;
-    }
-    ec = {};
-    get().insert(name, name_string, value);
-  }
-
-  void on_header_impl(error_code& ec) override
-  {
-    ec = {};
-    auto const& req = get();
-    // RFC 9112, section 6.3: with a Transfer-Encoding whose final coding is not chunked,
-    // or with Content-Length too, where the body ends is anybody's guess (Beast takes the
-    // first for no body, and "gzip" then Content-Length for that length): a proxy in front
-    // that guessed otherwise would let a request be smuggled past it. HTTP/1.0 has no
-    // Transfer-Encoding: such framing is faulty there (section 6.1).
-    if (req.count(http::field::transfer_encoding) &&
-        (!chunked() || req.count(http::field::content_length) || req.version() < 11))
-      ec = http::error::bad_transfer_encoding;
-    // RFC 9112, section 3.2: exactly one Host in HTTP/1.1 (HTTP/1.0 may have none).
-    else if (req.version() >= 11 && req.count(http::field::host) != 1)
-      ec = http::error::bad_field;
-  }
-
-  std::size_t fields_ = 0;
-  std::size_t trailer_size_ = 0;
-};
 
 // ---- one connection ----------------------------------------------------------------------
 

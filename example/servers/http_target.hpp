@@ -11,15 +11,20 @@
 // The query is dropped. A percent-escape that is not '%' and two hex digits, and "%00"
 // (no file name holds a NUL, and the C library would cut the name there), make the target
 // invalid. The path is decoded before the server checks it for ".." and hidden files, so
-// that "%2e%2e" and "%2F" are as harmless as ".." and "/".
+// that "%2e%2e" and "%2F" are as harmless as ".." and "/". Then the file the path names
+// must be a regular file inside the document root, with no part of its path, as asked
+// for or as resolved, hidden (starting with '.').
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_TARGET_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_TARGET_HPP
 
 #include <boost/beast/core/string.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 
 /// The value of the hex digit `c`, or -1.
 inline int hex_digit_value(char c)
@@ -78,6 +83,36 @@ inline std::optional<std::string> request_path(boost::beast::string_view target)
 {
   auto path = target_path(target);
   return percent_decode(path.substr(0, path.find('?')));
+}
+
+// Whether the request's path names a hidden file or directory: one path segment starting
+// with '.' (".hidden", ".git/config", "a/./b"). Backslashes separate segments too, for
+// Windows.
+inline bool names_hidden_file(boost::beast::string_view target)
+{
+  for (std::size_t i = 0; i + 1 < target.size(); ++i)
+    if ((target[i] == '/' || target[i] == '\\') && target[i + 1] == '.')
+      return true;
+  return false;
+}
+
+// The file a path names with every link resolved, if it is a regular file inside root
+// (itself canonical) and not hidden there; an empty path otherwise. Comparing whole path
+// components, so that "/www2/x" is not inside "/www"; and the resolved ones below root,
+// so that a link "envlink" to ".env" is as hidden as ".env".
+inline std::filesystem::path file_inside(std::filesystem::path const& root, std::string const& path)
+{
+  std::error_code ec;
+  std::filesystem::path file = std::filesystem::canonical(path, ec);
+  if (ec || !std::filesystem::is_regular_file(file, ec))
+    return {};
+  auto const mismatch = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  if (mismatch.first != root.end())
+    return {};
+  for (auto part = mismatch.second; part != file.end(); ++part)
+    if (!part->empty() && part->native().front() == '.')
+      return {};
+  return file;
 }
 
 #endif
