@@ -46,7 +46,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <deque>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -83,13 +82,6 @@ struct transfer
   downloader* owner = nullptr;
   CURL* easy = nullptr;
   curl_slist* resolve = nullptr; // host names we resolved for libcurl (see resolve_for_curl)
-};
-
-// A download waiting for its turn.
-struct queued
-{
-  std::size_t index;
-  std::string path;
 };
 
 // A socket libcurl is using, and what libcurl wants to hear about it.
@@ -143,8 +135,8 @@ public:
     curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 4L);
     curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, max_running);
     curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, max_running);
-    for (std::size_t i = 0; i < names.size(); ++i)
-      queue_.push_back({i, out_dir + "/" + names[i]});
+    for (auto const& name : names)
+      paths_.push_back(out_dir + "/" + name);
   }
 
   ~downloader()
@@ -163,15 +155,13 @@ public:
   // io_context runs.
   void start_queued()
   {
-    while (running_.size() < static_cast<std::size_t>(max_running) && !queue_.empty())
+    while (running_.size() < static_cast<std::size_t>(max_running) && next_ < paths_.size())
     {
-      queued q = std::move(queue_.front());
-      queue_.pop_front();
       auto t = std::make_unique<transfer>();
       t->owner = this;
-      t->index = q.index;
-      t->url = report_.urls()[q.index];
-      t->path = std::move(q.path);
+      t->index = next_++;
+      t->url = report_.urls()[t->index];
+      t->path = paths_[t->index];
       std::string const why = start(*t);
       if (why.empty())
         running_.push_back(std::move(t));
@@ -475,7 +465,8 @@ private:
   net::steady_timer timer_;
   report& report_;
   CURLM* multi_;
-  std::deque<queued> queue_;
+  std::vector<std::string> paths_; // of every URL's file, in the report's order
+  std::size_t next_ = 0;           // the first URL not started yet
   std::vector<std::unique_ptr<transfer>> running_;
   std::map<curl_socket_t, std::shared_ptr<watched_socket>> sockets_;
 };
