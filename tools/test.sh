@@ -141,7 +141,16 @@ tsan_build() {
       --output-on-failure -R "^(${tsan_suites// /|})$tsan_variants\$" --timeout 900
 }
 stage tsan tsan tsan_build
-stage b2 b2 bash -c "cd '$root' && b2 -j$jobs --build-dir='$out/b2' -d0"
+# Plain b2 at the root reads build.jam, which reads the standalone project, Jamfile
+# (doc/building.md, "b2"): the stage fails unless it did.
+b2_build() {
+  local output
+  output=$(cd "$root" && b2 -j"$jobs" --build-dir="$out/b2" -d0 --show-project-file 2>&1)
+  local rc=$?
+  echo "$output"
+  ((rc == 0)) && grep -q "b2 reads Jamfile" <<<"$output"
+}
+stage b2 b2 b2_build
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
 stage fuzz fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
 # Newer Boost: the newest gets the whole tree; the others the suites that use Asio.

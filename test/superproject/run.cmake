@@ -83,6 +83,13 @@ elseif(MODE STREQUAL "b2")
   # through the root's alias and the program (a run target: built, run, and failed unless it
   # exits with 0), linked shared: the library must export what a program uses (the hidden
   # visibility of Boost's builds hides the rest).
+  # Which project files b2 reads here (doc/building.md, "b2"): build/Jamfile, and never the
+  # standalone project (Jamfile), whose settings would override the tree's.
+  execute_process(COMMAND ${B2} -n --show-project-file libs/asio_notify/build//stage
+    WORKING_DIRECTORY ${root} RESULT_VARIABLE rc OUTPUT_VARIABLE shown ERROR_VARIABLE shown)
+  if(NOT rc EQUAL 0 OR NOT shown MATCHES "b2 reads build/Jamfile" OR shown MATCHES "b2 reads Jamfile")
+    message(FATAL_ERROR "b2 read the wrong project files (${rc}):\n${shown}")
+  endif()
   run(${B2} -d0 -j2 -q link=shared libs/asio_notify/build//stage WORKING_DIRECTORY ${root})
   run(${B2} -d0 -j2 -q link=shared asio_notify consumer WORKING_DIRECTORY ${root})
   file(GLOB staged ${root}/stage/lib/libboost_asio_notify*)
