@@ -21,6 +21,16 @@
 #include <fstream>
 #include <iostream>
 
+#if defined(ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS)
+// ThreadSanitizer asks for its default options before main: every suite of a TSan build reads
+// test/tsan.supp (which says what is suppressed and why) without TSAN_OPTIONS.
+extern "C" const char* __tsan_default_options();
+extern "C" const char* __tsan_default_options()
+{
+  return "suppressions=" ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS;
+}
+#endif
+
 namespace {
 
 namespace an = boost::asio_notify;

@@ -68,21 +68,18 @@ failures=()
 durations=()
 started=$SECONDS
 
-# Run one stage, if selected; ctest summaries ("N% tests passed, F tests failed out of T") are added up,
-# and a stage without one (b2, fuzz) counts as one test that passed or failed. A stage that
-# passed has its build folder <build-root>/<tree> removed (kept for a failure, to look into).
-# Usage: stage <name> <tree> <command...>
-stage() {
-  local name=$1 tree=$2
-  shift 2
-  if ((${#selected[@]} > 0)) && [[ " ${selected[*]} " != *" $name "* ]]; then
-    return 0
-  fi
+# Run one stage: stage_<name> (its '-' and '.' as '_') in the build folder <build-root>/<name>.
+# ctest summaries ("N% tests passed, F tests failed out of T") are added up, and a stage
+# without one (b2, fuzz) counts as one test that passed or failed. A stage that passed has its
+# build folder removed (kept for a failure, to look into).
+run_stage() {
+  local name=$1
+  local dir=$out/$name
   echo "=== $name"
   local log="$out/$name.log"
   local stage_started=$SECONDS
   mkdir -p "$out"
-  "$@" 2>&1 | tee "$log"
+  "stage_${name//[-.]/_}" "$dir" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   local took=$((SECONDS - stage_started))
   durations+=("$(printf '%-14s %5d s' "$name" "$took")")
@@ -103,7 +100,7 @@ stage() {
     passed=$((passed + 1))
   fi
   if ((rc == 0)) && [[ ${ASIO_NOTIFY_KEEP_BUILDS:-0} != 1 ]]; then
-    rm -rf "${out:?}/$tree"
+    rm -rf "${dir:?}"
   fi
 }
 
@@ -114,62 +111,54 @@ configure() { # <preset> <dir>: configure from the preset in <dir>
 
 # Tests run two per core: most of their time is spent waiting on sockets, timers and child
 # processes (the debug stage's tests: 217 s two at a time, 133 s four at a time, on 2 cores).
-ctest_build() { # <preset> <dir>: configure from the preset in <dir>, build, run ctest
-  local preset=$1 dir=$2
+ctest_build() { # <preset> <dir> [tests at once]: configure from the preset in <dir>, build, test
+  local preset=$1 dir=$2 parallel=${3:-$((jobs * 2))}
   configure "$preset" "$dir" &&
     cmake --build "$dir" -j "$jobs" &&
-    ctest --test-dir "$dir" --output-on-failure -j "$((jobs * 2))" --timeout 600
+    ctest --test-dir "$dir" --output-on-failure -j "$parallel" --timeout 600
 }
 
+# The stages, in the order of all_stages; each gets its build folder.
 # The debug build and the newest Boost also build the socket suite against stock Asio
 # (reactor_<name>_default): every semantic the suite pins is checked against Asio itself.
-stage debug debug ctest_build debug "$out/debug"
-stage release-clang release-clang ctest_build release-clang "$out/release-clang"
-stage asan-ubsan asan ctest_build asan-ubsan "$out/asan"
+stage_debug() { ctest_build debug "$1"; }
+stage_release_clang() { ctest_build release-clang "$1"; }
+stage_asan_ubsan() { ctest_build asan-ubsan "$1"; }
 # ThreadSanitizer: the suites that run the reactor on several threads, on every driver and on
-# the adversarial port (the tsan build and test presets pick the same ones; ci_presets checks
-# that they do). The adversarial groups' checks (*_adversity_*) come with their runs;
-# test/tsan.supp says what is suppressed and why.
-tsan_suites="service_test batch_spread_test socket_state_table_test fault_test soak_test reactor_tcp_socket_test reactor_sync_then_wait_test reactor_udp_socket_test reactor_acceptor_test reactor_socket_options_test reactor_tokens_test reactor_initiating_functions_test reactor_initiating_functions_cxx20_test reactor_cancellation_test reactor_concurrency_test reactor_connect_test reactor_local_socket_test reactor_generic_socket_test reactor_coroutine_test"
-tsan_variants="(_inline|_inline_portable|_thread)?(_oneshot_level|_persistent_edge)?(_adversarial)?"
-tsan_build() {
-  local targets
-  read -ra targets <<<"$tsan_suites"
-  configure tsan "$out/tsan" &&
-    cmake --build "$out/tsan" -j "$jobs" --target "${targets[@]}" &&
-    TSAN_OPTIONS="suppressions=$root/test/tsan.supp" ctest --test-dir "$out/tsan" \
-      --output-on-failure -R "^(${tsan_suites// /|})$tsan_variants\$" --timeout 900
-}
-stage tsan tsan tsan_build
+# the adversarial port (the tsan preset picks them), one at a time; test/tsan.supp, compiled
+# into the suites, says what is suppressed and why.
+stage_tsan() { ctest_build tsan "$1" 1; }
 # Plain b2 at the root reads build.jam, which reads the standalone project, Jamfile
 # (doc/building.md, "b2"): the stage fails unless it did.
-b2_build() {
+stage_b2() {
   local output
-  output=$(cd "$root" && b2 -j"$jobs" --build-dir="$out/b2" -d0 --show-project-file 2>&1)
+  output=$(cd "$root" && b2 -j"$jobs" --build-dir="$1" -d0 --show-project-file 2>&1)
   local rc=$?
   echo "$output"
   ((rc == 0)) && grep -q "b2 reads Jamfile" <<<"$output"
 }
-stage b2 b2 b2_build
 # The port's libFuzzer target against the contract model, for a bounded time (Clang build).
-stage fuzz fuzz "$root/.ci/fuzz.sh" "$out/fuzz" 60
+stage_fuzz() { "$root/.ci/fuzz.sh" "$1" 60; }
 # Newer Boost: the newest gets the whole tree; the others the suites that use Asio.
-boost_build() { # <version>: the boost-<version> preset with those headers
+boost_build() { # <version> <dir>: the boost-<version> preset with those headers
   local version=$1
   local boost_dir
   boost_dir=$("$root/tools/boost-headers.sh" "$version" "$out/boost") || return 1
-  ASIO_NOTIFY_BOOST_DIR=$boost_dir ctest_build "boost-$version" "$out/boost-$version"
+  ASIO_NOTIFY_BOOST_DIR=$boost_dir ctest_build "boost-$version" "$2"
 }
 # 1.90: the whole tree, the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is
 # copied to bigger machines: bench_quick and bench_scaling_quick run that binary and its
 # children. 1.83 and 1.88: the library and the suites that use Asio (see the presets).
-stage boost-1.90 boost-1.90 boost_build 1.90
-for version in 1.83 1.88; do
-  stage "boost-$version" "boost-$version" boost_build "$version"
+stage_boost_1_90() { boost_build 1.90 "$1"; }
+stage_boost_1_83() { boost_build 1.83 "$1"; }
+stage_boost_1_88() { boost_build 1.88 "$1"; }
+stage_windows_wine() { "$root/.ci/windows-cross.sh" "$1"; }
+
+for name in "${all_stages[@]}"; do
+  if ((${#selected[@]} == 0)) || [[ " ${selected[*]} " == *" $name "* ]]; then
+    run_stage "$name"
+  fi
 done
-if [[ -x $root/.ci/windows-cross.sh ]]; then
-  stage windows-wine mingw "$root/.ci/windows-cross.sh" "$out/mingw"
-fi
 
 echo
 printf '%s\n' "${durations[@]}"
