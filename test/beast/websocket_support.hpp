@@ -22,7 +22,7 @@
 //
 // Every case runs under every reactor configuration (test/support/reactor_configs.hpp). The
 // same cases are built a second time against stock Asio's socket and Beast's own tcp_stream
-// (ASIO_NOTIFY_TEST_DEFAULT_BACKEND: beast_websocket_test_default), which proves each of them
+// (ASIO_NOTIFY_DEFAULT_BACKEND: beast_websocket_test_default), which proves each of them
 // right about Beast's behaviour.
 //
 // The cases are in three translation units, which compile in parallel (the single file they
@@ -34,7 +34,7 @@
 #ifndef ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
 #define ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
 
-#if !defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
+#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND)
 #include <boost/asio_notify/beast.hpp> // first: the header is self-contained
 #endif
 
@@ -90,7 +90,7 @@ using boost::system::error_code;
 using boost::system::system_error;
 using namespace std::chrono_literals;
 
-#if defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
+#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
 using tcp = asio::ip::tcp;
 using tcp_stream = beast::tcp_stream;
 #else
@@ -153,7 +153,7 @@ bool run_until(asio::io_context& ioc, Predicate done, std::chrono::milliseconds 
 template <class Body>
 void for_each_configuration(Body body)
 {
-#if defined(ASIO_NOTIFY_TEST_DEFAULT_BACKEND)
+#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
   asio::io_context ioc;
   body(ioc);
 #else
@@ -168,19 +168,15 @@ void for_each_configuration(Body body)
 }
 
 /// A connected pair of sockets over loopback, with small buffers.
-inline std::pair<tcp::socket, tcp::socket> connected_sockets(asio::io_context& ioc)
+inline test_support::basic_tcp_pair<tcp::socket> connected_sockets(asio::io_context& ioc)
 {
-  tcp::acceptor acceptor(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-  tcp::socket client(ioc);
-  tcp::socket server(ioc);
-  client.connect(acceptor.local_endpoint());
-  acceptor.accept(server);
-  for (tcp::socket* s : {&client, &server})
+  auto pair = test_support::make_basic_tcp_pair<tcp>(ioc);
+  for (tcp::socket* s : {&pair.client, &pair.server})
   {
     s->set_option(asio::socket_base::send_buffer_size(socket_buffer));
     s->set_option(asio::socket_base::receive_buffer_size(socket_buffer));
   }
-  return {std::move(client), std::move(server)};
+  return pair;
 }
 
 /// What an asynchronous operation completed with.
@@ -348,8 +344,8 @@ template <class Kind>
 std::pair<typename Kind::ws_type, typename Kind::ws_type> make_ws_pair(asio::io_context& ioc)
 {
   auto sockets = connected_sockets(ioc);
-  return {Kind::make(std::move(sockets.first), client_role),
-          Kind::make(std::move(sockets.second), server_role)};
+  return {Kind::make(std::move(sockets.client), client_role),
+          Kind::make(std::move(sockets.server), server_role)};
 }
 
 // ---- Completion handlers -----------------------------------------------------------------------

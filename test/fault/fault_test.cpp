@@ -103,18 +103,18 @@ BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_read)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     std::vector<char> buf(64);
     error_code result;
     int calls = 0;
     // Some data first, then the reset: the read of more than was sent fails midway.
-    asio::write(p.a, asio::buffer("partial", 7));
-    asio::async_read(p.b, asio::buffer(buf), [&](error_code ec, std::size_t n) {
+    asio::write(p.client, asio::buffer("partial", 7));
+    asio::async_read(p.server, asio::buffer(buf), [&](error_code ec, std::size_t n) {
       result = ec;
       ++calls;
       BOOST_TEST(n == 7u);
     });
-    asio::post(ioc, [&] { reset(p.a); });
+    asio::post(ioc, [&] { reset(p.client); });
     ioc.run_for(generous);
     BOOST_TEST(calls == 1);
     BOOST_TEST(is_read_reset(result), result.message());
@@ -126,19 +126,19 @@ BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_write)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     // Far more than the socket buffers hold: the write must wait for the peer.
     std::vector<char> big(32 << 20, 'x');
     error_code result;
     std::size_t written = 0;
     int calls = 0;
-    asio::async_write(p.a, asio::buffer(big), [&](error_code ec, std::size_t n) {
+    asio::async_write(p.client, asio::buffer(big), [&](error_code ec, std::size_t n) {
       result = ec;
       written = n;
       ++calls;
     });
     asio::steady_timer t(ioc, std::chrono::milliseconds(100));
-    t.async_wait([&](error_code) { reset(p.b); });
+    t.async_wait([&](error_code) { reset(p.server); });
     ioc.run_for(generous);
     BOOST_TEST(calls == 1);
     BOOST_TEST(is_reset(result), result.message());
@@ -151,27 +151,28 @@ BOOST_AUTO_TEST_CASE(half_close_then_reads_continue)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     // a sends and shuts down its sending side; b reads all of it then end of file, and
     // can still answer; a reads the answer.
-    asio::write(p.a, asio::buffer("request", 7));
-    p.a.shutdown(tcp::socket::shutdown_send);
+    asio::write(p.client, asio::buffer("request", 7));
+    p.client.shutdown(tcp::socket::shutdown_send);
     std::string got;
     std::vector<char> chunk(3);
     error_code end;
     std::function<void()> read_more = [&] {
-      p.b.async_read_some(asio::buffer(chunk), [&](error_code ec, std::size_t n) {
+      p.server.async_read_some(asio::buffer(chunk), [&](error_code ec, std::size_t n) {
         got.append(chunk.data(), n);
         if (!ec)
           return read_more();
         end = ec;
-        asio::async_write(p.b, asio::buffer("reply", 5), [](error_code, std::size_t) {});
+        asio::async_write(p.server, asio::buffer("reply", 5), [](error_code, std::size_t) {});
       });
     };
     read_more();
     char reply[5] = {};
     error_code reply_ec;
-    asio::async_read(p.a, asio::buffer(reply), [&](error_code ec, std::size_t) { reply_ec = ec; });
+    asio::async_read(p.client, asio::buffer(reply),
+                     [&](error_code ec, std::size_t) { reply_ec = ec; });
     ioc.run_for(generous);
     BOOST_TEST(got == "request");
     BOOST_TEST((end == asio::error::eof));
@@ -189,22 +190,23 @@ BOOST_AUTO_TEST_CASE(close_from_another_thread_while_packets_are_in_flight)
     {
       asio::io_context ioc(2);
       install(ioc, o);
-      auto p = std::make_unique<connected_pair>(ioc);
+      auto p = std::make_unique<tcp_pair>(make_tcp_pair(ioc));
       std::atomic<int> read_calls{0}, write_calls{0};
       std::vector<char> in(1 << 16), out(1 << 20, 'y');
       // Traffic both ways so packets keep arriving for b while it is closed.
-      asio::async_read(p->b, asio::buffer(in), [&](error_code, std::size_t) { ++read_calls; });
-      asio::async_write(p->b, asio::buffer(out), [&](error_code, std::size_t) { ++write_calls; });
+      asio::async_read(p->server, asio::buffer(in), [&](error_code, std::size_t) { ++read_calls; });
+      asio::async_write(p->server, asio::buffer(out),
+                        [&](error_code, std::size_t) { ++write_calls; });
       std::thread writer([&] {
         error_code ignored;
         for (int i = 0; i < 50; ++i)
-          asio::write(p->a, asio::buffer(out.data(), 512), ignored);
+          asio::write(p->client, asio::buffer(out.data(), 512), ignored);
       });
       std::thread runner([&] { ioc.run_for(generous); });
       std::this_thread::sleep_for(std::chrono::microseconds(200 * (round % 5)));
-      asio::post(ioc, [&] { p->b.close(); }); // close on an io thread while packets flow
+      asio::post(ioc, [&] { p->server.close(); }); // close on an io thread while packets flow
       writer.join();
-      p->a.close();
+      p->client.close();
       runner.join();
       BOOST_TEST(read_calls == 1);
       BOOST_TEST(write_calls == 1);
@@ -217,27 +219,28 @@ BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     std::mt19937 rng(42);
     int success = 0, aborted = 0, calls = 0, other = 0;
     for (int i = 0; i < 200; ++i)
     {
       asio::cancellation_signal signal;
       char c = 0;
-      p.b.async_read_some(asio::buffer(&c, 1), asio::bind_cancellation_slot(
-                                                   signal.slot(), [&](error_code ec, std::size_t) {
-                                                     ++calls;
-                                                     if (!ec)
-                                                       ++success;
-                                                     else if (ec == asio::error::operation_aborted)
-                                                       ++aborted;
-                                                     else
-                                                       ++other;
-                                                   }));
+      p.server.async_read_some(
+          asio::buffer(&c, 1),
+          asio::bind_cancellation_slot(signal.slot(), [&](error_code ec, std::size_t) {
+            ++calls;
+            if (!ec)
+              ++success;
+            else if (ec == asio::error::operation_aborted)
+              ++aborted;
+            else
+              ++other;
+          }));
       // Data and cancellation in either order, in the same or in separate handlers.
       const bool data_first = rng() % 2;
       auto send = [&] {
-        asio::write(p.a, asio::buffer("z", 1));
+        asio::write(p.client, asio::buffer("z", 1));
       };
       auto cancel = [&] {
         signal.emit(asio::cancellation_type::terminal);
@@ -250,8 +253,8 @@ BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
       ioc.restart();
       ioc.run_for(generous);
       // Whatever was not read is drained so the next round starts empty.
-      while (p.b.available() > 0)
-        p.b.read_some(asio::buffer(&c, 1));
+      while (p.server.available() > 0)
+        p.server.read_some(asio::buffer(&c, 1));
     }
     BOOST_TEST(calls == 200);
     BOOST_TEST(other == 0);
@@ -264,7 +267,7 @@ BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     auto work = asio::make_work_guard(ioc);
     std::thread runner([&] { ioc.run_for(generous); });
     std::atomic<int> calls{0};
@@ -273,22 +276,22 @@ BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
       std::atomic<bool> done{false};
       char c = 0;
       asio::post(ioc, [&] {
-        p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+        p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
           BOOST_TEST((!ec || ec == asio::error::operation_aborted));
           ++calls;
           done = true;
         });
       });
-      asio::write(p.a, asio::buffer("q", 1));
-      p.b.cancel(); // from this thread, while the io thread may be completing the read
+      asio::write(p.client, asio::buffer("q", 1));
+      p.server.cancel(); // from this thread, while the io thread may be completing the read
       while (!done)
         std::this_thread::yield();
       // Drain what a cancelled read left, before the next round writes again.
       std::atomic<bool> drained{false};
       asio::post(ioc, [&] {
         error_code ec;
-        while (p.b.available() > 0)
-          p.b.read_some(asio::buffer(&c, 1), ec);
+        while (p.server.available() > 0)
+          p.server.read_some(asio::buffer(&c, 1), ec);
         drained = true;
       });
       while (!drained)
@@ -347,20 +350,20 @@ BOOST_AUTO_TEST_CASE(writer_blocked_by_a_peer_that_stops_reading_then_resumes)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     std::vector<char> out(8 << 20);
     for (std::size_t i = 0; i < out.size(); ++i)
       out[i] = static_cast<char>(i * 7);
     std::vector<char> in(out.size());
     std::size_t written = 0, read = 0;
-    asio::async_write(p.a, asio::buffer(out), [&](error_code ec, std::size_t n) {
+    asio::async_write(p.client, asio::buffer(out), [&](error_code ec, std::size_t n) {
       BOOST_TEST(!ec);
       written = n;
     });
     // The reader starts only after the writer has long been blocked.
     asio::steady_timer t(ioc, std::chrono::milliseconds(300));
     t.async_wait([&](error_code) {
-      asio::async_read(p.b, asio::buffer(in), [&](error_code ec, std::size_t n) {
+      asio::async_read(p.server, asio::buffer(in), [&](error_code ec, std::size_t n) {
         BOOST_TEST(!ec);
         read = n;
       });
@@ -433,10 +436,10 @@ BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
   for_each_configuration([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
-    connected_pair p(ioc);
+    auto p = make_tcp_pair(ioc);
     char c = 0;
     int calls = 0;
-    p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+    p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
       BOOST_TEST(!ec);
       ++calls;
     });
@@ -444,7 +447,7 @@ BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
     ioc.run_for(generous);
     BOOST_TEST(calls == 0);
     BOOST_TEST(ioc.stopped());
-    asio::write(p.a, asio::buffer("r", 1)); // arrives while nobody runs the context
+    asio::write(p.client, asio::buffer("r", 1)); // arrives while nobody runs the context
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ioc.restart();
     ioc.run_for(generous);
@@ -471,20 +474,20 @@ BOOST_AUTO_TEST_CASE(handler_that_throws_leaves_run_and_the_batch_goes_on)
     asio::io_context ioc;
     install(ioc, o);
     constexpr int n = 4;
-    std::vector<std::unique_ptr<connected_pair>> pairs;
+    std::vector<std::unique_ptr<tcp_pair>> pairs;
     for (int i = 0; i < n; ++i)
-      pairs.push_back(std::make_unique<connected_pair>(ioc));
+      pairs.push_back(std::make_unique<tcp_pair>(make_tcp_pair(ioc)));
     std::array<char, n> in{};
     std::array<int, n> calls{};
     for (int i = 0; i < n; ++i)
-      pairs[i]->b.async_read_some(asio::buffer(&in[i], 1), [&, i](error_code ec, std::size_t) {
+      pairs[i]->server.async_read_some(asio::buffer(&in[i], 1), [&, i](error_code ec, std::size_t) {
         BOOST_TEST(!ec);
         ++calls[i];
         if (i == 0)
           throw thrown_by_handler();
       });
     for (int i = 0; i < n; ++i)
-      asio::write(pairs[i]->a, asio::buffer("x", 1));
+      asio::write(pairs[i]->client, asio::buffer("x", 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(20)); // one dequeue finds them all
 
     int thrown = 0;
@@ -509,11 +512,11 @@ BOOST_AUTO_TEST_CASE(handler_that_throws_leaves_run_and_the_batch_goes_on)
       BOOST_TEST(calls[i] == 1, "handler " << i << " ran " << calls[i] << " times");
 
     bool again = false;
-    pairs[0]->b.async_read_some(asio::buffer(&in[0], 1), [&](error_code ec, std::size_t) {
+    pairs[0]->server.async_read_some(asio::buffer(&in[0], 1), [&](error_code ec, std::size_t) {
       BOOST_TEST(!ec);
       again = true;
     });
-    asio::write(pairs[0]->a, asio::buffer("y", 1));
+    asio::write(pairs[0]->client, asio::buffer("y", 1));
     ioc.restart();
     ioc.run_for(generous);
     BOOST_TEST(again);

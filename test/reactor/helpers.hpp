@@ -11,6 +11,7 @@
 #define BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
 
 #include "net.hpp"
+#include "support/tcp_pair.hpp"
 #include "support/wine.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -152,21 +153,12 @@ inline udp::endpoint loopback_udp(unsigned short port = 0)
 }
 
 /// A connected pair of TCP sockets on loopback, made with the synchronous API.
-struct tcp_pair
-{
-  tcp::socket client;
-  tcp::socket server;
-};
+using tcp_pair = test_support::basic_tcp_pair<tcp::socket>;
 
 template <typename ExecutionContextOrExecutor>
 tcp_pair make_tcp_pair(ExecutionContextOrExecutor&& ctx)
 {
-  tcp::acceptor acceptor(ctx, loopback_tcp());
-  tcp::socket client(ctx);
-  client.connect(acceptor.local_endpoint());
-  tcp::socket server(ctx);
-  acceptor.accept(server);
-  return tcp_pair{std::move(client), std::move(server)};
+  return test_support::make_basic_tcp_pair<tcp>(ctx);
 }
 
 /// Fills `p.client`'s send path until a write would block, so the next write has to wait;

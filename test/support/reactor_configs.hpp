@@ -9,6 +9,8 @@
 #ifndef BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
 #define BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
 
+#include "support/tcp_pair.hpp"
+
 #include <boost/asio_notify.hpp>
 
 #include <boost/asio/io_context.hpp>
@@ -78,16 +80,12 @@ inline boost::test_tools::assertion_result cooperative_port(boost::unit_test::te
 }
 
 /// A connected pair of our sockets over loopback.
-struct connected_pair
+using tcp_pair = basic_tcp_pair<tcp::socket>;
+
+inline tcp_pair make_tcp_pair(boost::asio::io_context& ioc)
 {
-  explicit connected_pair(boost::asio::io_context& ioc) : a(ioc), b(ioc)
-  {
-    tcp::acceptor acc(ioc, tcp::endpoint(boost::asio::ip::address_v4::loopback(), 0));
-    a.connect(acc.local_endpoint());
-    acc.accept(b);
-  }
-  tcp::socket a, b;
-};
+  return make_basic_tcp_pair<tcp>(ioc);
+}
 
 } // namespace test_support
 
