@@ -10,6 +10,7 @@ packages=(
   libboost1.81-doc libboost-coroutine1.81-dev python3-websockets patch
   strace gnuplot-nox
   clang libclang-rt-14-dev clang-format
+  doxygen
   g++-mingw-w64-x86-64-posix wine64
 )
 

@@ -55,6 +55,9 @@ if ((setup)); then
   "$root/tools/setup.sh" || exit 1
   # setup.sh installed Beast's examples: a build that cannot find them fails (example/beast).
   export ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
+  # ... and Doxygen: a build that cannot find it fails (CMakeLists.txt, "the reference"), so
+  # that ci_doc_reference runs wherever test/ci's tests do (the debug stage among them).
+  export ASIO_NOTIFY_REQUIRE_DOXYGEN=1
 fi
 mkdir -p "$out"
 free_kib=$(df -Pk "$out" | awk 'NR == 2 {print $4}')

@@ -33,4 +33,22 @@
 #include <boost/asio_notify/local/stream_protocol.hpp>
 #endif
 
+/** @namespace boost::asio_notify
+    Boost.AsioNotify's public names: the I/O objects (`basic_socket`,
+    `basic_stream_socket`, `basic_datagram_socket`, `basic_socket_acceptor`), `connect` and
+    `async_connect`, the `reactor` service and its options, and the notification `port` with
+    its flags and entries. */
+
+/** @namespace boost::asio_notify::ip
+    The internet protocols, `tcp` and `udp`: Asio's, with this library's sockets,
+    acceptor and resolver. */
+
+/** @namespace boost::asio_notify::generic
+    The generic protocols, `stream_protocol` and `datagram_protocol`: Asio's, with this
+    library's sockets. */
+
+/** @namespace boost::asio_notify::local
+    The local (Unix domain) protocols, `stream_protocol` and `datagram_protocol`, and
+    `connect_pair`, where Asio has local sockets. */
+
 #endif

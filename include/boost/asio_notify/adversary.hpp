@@ -54,12 +54,14 @@ enum class adversity : std::uint32_t
   all = (1u << 9) - 1
 };
 
+/// @cond
 namespace detail {
 template <>
 struct is_flag_set<adversity> : std::true_type
 {
 };
 } // namespace detail
+/// @endcond
 
 /// The number of kinds in `adversity` (its single bits).
 constexpr std::size_t adversity_kinds = 9;

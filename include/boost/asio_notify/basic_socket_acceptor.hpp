@@ -19,6 +19,7 @@
 namespace boost {
 namespace asio_notify {
 
+/// @cond
 namespace detail {
 
 // Accept completions: hand the new handle to a caller's socket...
@@ -60,6 +61,7 @@ struct make_accepted
 };
 
 } // namespace detail
+/// @endcond
 
 /** An acceptor of connections on the notify reactor: `boost::asio::basic_socket_acceptor`'s
     members with the same semantics. It accepts into this library's sockets only (not into

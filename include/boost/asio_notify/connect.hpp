@@ -37,6 +37,8 @@
 #include <utility>
 
 #if !defined(BOOST_ASIO_NO_DEPRECATED) && BOOST_ASIO_VERSION < 103300
+/// Defined where the legacy iterator forms of `connect` and `async_connect` (a lone `begin`)
+/// are offered, as Asio offers them: without `BOOST_ASIO_NO_DEPRECATED`, Asio before 1.33.
 #define BOOST_ASIO_NOTIFY_HAS_LEGACY_ITERATOR_CONNECT 1
 #endif
 

@@ -71,6 +71,7 @@ enum class trigger : std::uint8_t
   edge = 0x08        ///< A packet is queued when a condition changes to true.
 };
 
+/// @cond
 namespace detail {
 template <>
 struct is_flag_set<events> : std::true_type
@@ -85,65 +86,10 @@ struct is_flag_set<trigger> : std::true_type
 {
 };
 } // namespace detail
+/// @endcond
 
-// The bitwise operators and has_any/has_all of detail/flag_operators.hpp, for the three
-// flag sets above; documented here (Doxygen's @fn), where users meet them.
-
-/** @fn E operator|(E a, E b)
-    The union of two flag sets of the same type (`events`, `operation` or `trigger`).
-
-    @param a A flag set.
-    @param b Another flag set of the same type.
-    @returns The flags of `a` and of `b`. */
-
-/** @fn E operator&(E a, E b)
-    The intersection of two flag sets of the same type (`events`, `operation` or `trigger`).
-
-    @param a A flag set.
-    @param b Another flag set of the same type.
-    @returns The flags in both `a` and `b`. */
-
-/** @fn E operator^(E a, E b)
-    The symmetric difference of two flag sets of the same type.
-
-    @param a A flag set.
-    @param b Another flag set of the same type.
-    @returns The flags in exactly one of `a` and `b`. */
-
-/** @fn E operator~(E a)
-    The complement of a flag set: every bit of the underlying type not in `a` (so
-    `has_any(filter, ~filter_events)` finds what a filter may not contain).
-
-    @param a A flag set.
-    @returns The flags not in `a`. */
-
-/** @fn E& operator|=(E& a, E b)
-    Add the flags of `b` to `a`.
-
-    @param a The flag set to change.
-    @param b The flags to add.
-    @returns `a`. */
-
-/** @fn E& operator&=(E& a, E b)
-    Keep in `a` only the flags that are also in `b`.
-
-    @param a The flag set to change.
-    @param b The flags to keep.
-    @returns `a`. */
-
-/** @fn bool has_all(E set, E bits)
-    Whether `set` contains every flag of `bits`.
-
-    @param set The flags to test.
-    @param bits The flags looked for; an empty set is never contained.
-    @returns True when `bits` is not empty and every one of its flags is in `set`. */
-
-/** @fn bool has_any(E set, E bits)
-    Whether `set` and `bits` have a flag in common.
-
-    @param set The flags to test.
-    @param bits The flags looked for.
-    @returns True when at least one flag of `bits` is in `set`. */
+// The bitwise operators and has_any/has_all for the three flag sets above are
+// declared, and documented, in detail/flag_operators.hpp.
 
 } // namespace asio_notify
 } // namespace boost

@@ -26,9 +26,11 @@
 namespace boost {
 namespace asio_notify {
 
+/// @cond
 namespace detail {
 class reactor_core;
 } // namespace detail
+/// @endcond
 
 /// How the reactor registers sockets with the notification port (`reactor_options::trigger`;
 /// `trigger=` in `parse_reactor_options`).

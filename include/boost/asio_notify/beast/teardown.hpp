@@ -24,6 +24,7 @@
 
 namespace boost {
 namespace asio_notify {
+/// @cond
 namespace detail {
 
 // What a teardown reads and throws away while it waits for the peer's end of stream.
@@ -167,6 +168,7 @@ private:
 };
 
 } // namespace detail
+/// @endcond
 
 /** Tear down a WebSocket's connection over a notify stream socket, blocking: Beast's
     `websocket::stream` calls it, found by argument-dependent lookup, after the closing

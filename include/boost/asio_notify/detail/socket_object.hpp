@@ -32,6 +32,8 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
+/// @cond
+
 /// Throw `system_error` for a failed throwing overload.
 inline void throw_if(const boost::system::error_code& ec, const char* what)
 {
@@ -80,6 +82,8 @@ struct socket_object_state
   bool enable_connection_aborted = false;
 };
 
+/// @endcond
+
 /** The common part of `basic_socket` and `basic_socket_acceptor`. Every member with an
     `error_code&` parameter reports failure there (and, as Asio's, returns it where Asio
     declares `BOOST_ASIO_SYNC_OP_VOID`: `error_code`, or `void` with
@@ -97,6 +101,7 @@ public:
   /// The native representation of a socket.
   using native_handle_type = native_socket_type;
 
+  /// @cond
 protected:
   /// Starts an operation for `async_initiate`: its executor is the I/O executor (for tokens
   /// such as `deferred`), its call queues the performer with the handler.
@@ -129,12 +134,30 @@ protected:
   using initiate_result_t = decltype(boost::asio::async_initiate<Token, Signature>(
       std::declval<initiation>(), std::declval<Token&>(), std::declval<op_type>(),
       std::declval<Performer>()));
+  /// @endcond
 
 public:
-  /// Get the executor associated with the object.
+  /** Get the executor associated with the object: the one its asynchronous operations use,
+      and their handlers' unless a handler has an associated executor of its own.
+
+      @returns A copy of the executor (by value, where Asio's returns a reference:
+      doc/asio_conformance.md, C4). */
   executor_type get_executor() const noexcept { return executor_; }
 
-  /// Open the socket using the specified protocol.
+  /** Open the socket with `protocol`. The native socket is created close-on-exec (on
+      Windows, not inheritable).
+
+      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`; the default
+      is `protocol_type()`, for protocols that have one.
+
+      @throws boost::system::system_error Thrown on failure: `already_open` if the object is
+      open, the system's error otherwise (for example `address_family_not_supported`).
+
+      @par Example
+      @code
+      boost::asio_notify::ip::tcp::socket socket(ioc);
+      socket.open(boost::asio_notify::ip::tcp::v4());
+      @endcode */
   void open(const protocol_type& protocol = protocol_type())
   {
     boost::system::error_code ec;
@@ -142,7 +165,12 @@ public:
     throw_if(ec, "open");
   }
 
-  /// Open the socket using the specified protocol.
+  /** Open the socket with `protocol`. The native socket is created close-on-exec (on
+      Windows, not inheritable).
+
+      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
+      @param ec Set on failure: `already_open` if the object is open, the system's error
+      otherwise (for example `address_family_not_supported`). */
   BOOST_ASIO_SYNC_OP_VOID open(const protocol_type& protocol, boost::system::error_code& ec)
   {
     if (is_open())
@@ -157,7 +185,16 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Assign an existing native socket to the object.
+  /** Take ownership of an existing native socket, which must be open; the object closes it
+      from then on. Unlike Asio, which accepts any descriptor its reactor can register, only a
+      socket is accepted (doc/asio_conformance.md, B8).
+
+      @param protocol The native socket's protocol.
+      @param native The native socket.
+
+      @throws boost::system::system_error Thrown on failure: `already_open` if the object is
+      open, `bad_descriptor` if `native` is not an open socket (on POSIX, `not_socket` for a
+      descriptor of another kind). */
   void assign(const protocol_type& protocol, const native_handle_type& native)
   {
     boost::system::error_code ec;
@@ -165,7 +202,14 @@ public:
     throw_if(ec, "assign");
   }
 
-  /// Assign an existing native socket to the object; it must be an open socket.
+  /** Take ownership of an existing native socket, which must be open; the object closes it
+      from then on.
+
+      @param protocol The native socket's protocol.
+      @param native The native socket.
+      @param ec Set on failure: `already_open` if the object is open, `bad_descriptor` if
+      `native` is not an open socket (on POSIX, `not_socket` for a descriptor of another
+      kind). */
   BOOST_ASIO_SYNC_OP_VOID assign(const protocol_type& protocol, const native_handle_type& native,
                                  boost::system::error_code& ec)
   {
@@ -180,10 +224,23 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Determine whether the socket is open.
+  /** Whether the object holds an open socket. */
   bool is_open() const noexcept { return state_ != nullptr; }
 
-  /// Close the socket: pending asynchronous operations complete with `operation_aborted`.
+  /** Close the socket.
+
+      Pending asynchronous operations complete with `operation_aborted` (their handlers are
+      posted, never invoked inside `close`). The socket's registration with the reactor's port
+      is removed, and the reactor frees its state for the socket only once the port has
+      confirmed the removal, so that no notification reaches freed memory. A `linger` option
+      set with `set_option` is honoured; a close that would block (Windows: a non-blocking
+      socket lingering with unsent data) is retried in blocking mode, as Asio does. Closing a
+      closed object does nothing and succeeds.
+
+      For a portable graceful close of a connected socket, call `shutdown()` first.
+
+      @throws boost::system::system_error Thrown when the system's close fails; the object
+      is closed all the same. */
   void close()
   {
     boost::system::error_code ec;
@@ -191,7 +248,10 @@ public:
     throw_if(ec, "close");
   }
 
-  /// Close the socket: pending asynchronous operations complete with `operation_aborted`.
+  /** Close the socket: pending asynchronous operations complete with `operation_aborted`.
+      See `close()`; closing a closed object does nothing and succeeds.
+
+      @param ec Set when the system's close fails; the object is closed all the same. */
   BOOST_ASIO_SYNC_OP_VOID close(boost::system::error_code& ec)
   {
     core_->close(state_, ec);
@@ -199,8 +259,16 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Release ownership of the native socket, which stays open; pending asynchronous
-  /// operations complete with `operation_aborted`.
+  /** Release ownership of the native socket and return it, still open; the object is closed
+      afterwards. Pending asynchronous operations complete with `operation_aborted`, and the
+      socket's registration with the reactor's port is removed. The native socket may be left
+      in non-blocking mode (asynchronous operations set it). Works on every Windows version
+      (Asio's needs Windows 8.1).
+
+      @returns The native socket, which the caller now owns.
+
+      @throws boost::system::system_error Thrown with `bad_descriptor` if the object is
+      closed. */
   native_handle_type release()
   {
     boost::system::error_code ec;
@@ -209,7 +277,10 @@ public:
     return s;
   }
 
-  /// Release ownership of the native socket, which stays open.
+  /** Release ownership of the native socket and return it, still open; see `release()`.
+
+      @param ec Set to `bad_descriptor` if the object is closed.
+      @returns The native socket, or the invalid socket value on failure. */
   native_handle_type release(boost::system::error_code& ec)
   {
     const native_handle_type s = core_->release(state_, ec);
@@ -217,10 +288,19 @@ public:
     return s;
   }
 
-  /// Get the native socket representation (invalid when closed).
+  /** Get the native socket, for system calls the library does not make; the object still
+      owns it.
+
+      @returns The native socket, or the invalid socket value (-1 on POSIX, `INVALID_SOCKET`
+      on Windows) when the object is closed. */
   native_handle_type native_handle() const noexcept { return own_.socket; }
 
-  /// Cancel all asynchronous operations: they complete with `operation_aborted`.
+  /** Cancel every asynchronous operation pending on the socket: each completes with
+      `operation_aborted` (its handler posted). Operations that have finished already keep
+      their results. The socket stays open.
+
+      @throws boost::system::system_error Thrown with `bad_descriptor` if the object is
+      closed. */
   void cancel()
   {
     boost::system::error_code ec;
@@ -228,7 +308,10 @@ public:
     throw_if(ec, "cancel");
   }
 
-  /// Cancel all asynchronous operations: they complete with `operation_aborted`.
+  /** Cancel every asynchronous operation pending on the socket: each completes with
+      `operation_aborted`. The socket stays open.
+
+      @param ec Set to `bad_descriptor` if the object is closed. */
   BOOST_ASIO_SYNC_OP_VOID cancel(boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
@@ -237,7 +320,19 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Bind the socket to the given local endpoint.
+  /** Bind the socket to a local endpoint.
+
+      @param endpoint The local endpoint (port 0: the system picks one, which
+      `local_endpoint()` then tells).
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, the system's error otherwise (for example `address_in_use`).
+
+      @par Example
+      @code
+      socket.open(boost::asio_notify::ip::udp::v4());
+      socket.bind(boost::asio::ip::udp::endpoint(boost::asio::ip::udp::v4(), 0));
+      @endcode */
   void bind(const endpoint_type& endpoint)
   {
     boost::system::error_code ec;
@@ -245,7 +340,11 @@ public:
     throw_if(ec, "bind");
   }
 
-  /// Bind the socket to the given local endpoint.
+  /** Bind the socket to a local endpoint.
+
+      @param endpoint The local endpoint.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+      otherwise (for example `address_in_use`). */
   BOOST_ASIO_SYNC_OP_VOID bind(const endpoint_type& endpoint, boost::system::error_code& ec)
   {
     if (open_or_fail(ec))
@@ -253,7 +352,21 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Set an option on the socket.
+  /** Set a socket option: one of `boost::asio::socket_base`'s (`reuse_address`, `linger`,
+      `receive_buffer_size`, ...), a protocol's (`boost::asio::ip::tcp::no_delay`,
+      `boost::asio::ip::v6_only`, ...), or any type meeting Asio's SettableSocketOption.
+      `socket_base::enable_connection_aborted` is kept by the object and never reaches the
+      system, as in Asio.
+
+      @param option The option and its value.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, the system's error otherwise.
+
+      @par Example
+      @code
+      socket.set_option(boost::asio::ip::tcp::no_delay(true));
+      @endcode */
   template <class SettableSocketOption>
   void set_option(const SettableSocketOption& option)
   {
@@ -262,8 +375,11 @@ public:
     throw_if(ec, "set_option");
   }
 
-  /// Set an option on the socket. `enable_connection_aborted` is the library's, as in Asio:
-  /// it is kept by the object and never reaches the system.
+  /** Set a socket option; see the throwing overload.
+
+      @param option The option and its value.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+      otherwise. */
   template <class SettableSocketOption>
   BOOST_ASIO_SYNC_OP_VOID set_option(const SettableSocketOption& option,
                                      boost::system::error_code& ec)
@@ -289,7 +405,21 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Get an option from the socket.
+  /** Read a socket option into `option`. On Linux the send and receive buffer sizes read
+      back as set (the kernel doubles them; the value is halved, as Asio does);
+      `socket_base::enable_connection_aborted` comes from the object.
+
+      @param option The option to read; its value is set.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, the system's error otherwise.
+
+      @par Example
+      @code
+      boost::asio::socket_base::receive_buffer_size size;
+      socket.get_option(size);
+      int bytes = size.value();
+      @endcode */
   template <class GettableSocketOption>
   void get_option(GettableSocketOption& option) const
   {
@@ -298,7 +428,11 @@ public:
     throw_if(ec, "get_option");
   }
 
-  /// Get an option from the socket (`enable_connection_aborted` from the object).
+  /** Read a socket option into `option`; see the throwing overload.
+
+      @param option The option to read; its value is set on success.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+      otherwise. */
   template <class GettableSocketOption>
   BOOST_ASIO_SYNC_OP_VOID get_option(GettableSocketOption& option,
                                      boost::system::error_code& ec) const
@@ -322,7 +456,21 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Perform an IO control command on the socket.
+  /** Perform an I/O control command on the socket, such as
+      `boost::asio::socket_base::bytes_readable`. A `FIONBIO` command sets the mode that
+      `non_blocking()` reports, as Asio takes it.
+
+      @param command The command; its result, if any, is written into it.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, the system's error otherwise.
+
+      @par Example
+      @code
+      boost::asio::socket_base::bytes_readable command(true);
+      socket.io_control(command);
+      std::size_t bytes = command.get();
+      @endcode */
   template <class IoControlCommand>
   void io_control(IoControlCommand& command)
   {
@@ -331,8 +479,11 @@ public:
     throw_if(ec, "io_control");
   }
 
-  /// Perform an IO control command on the socket. A `FIONBIO` command is taken as
-  /// `non_blocking(mode)`, as Asio takes it.
+  /** Perform an I/O control command on the socket; see the throwing overload.
+
+      @param command The command; its result, if any, is written into it.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+      otherwise. */
   template <class IoControlCommand>
   BOOST_ASIO_SYNC_OP_VOID io_control(IoControlCommand& command, boost::system::error_code& ec)
   {
@@ -346,10 +497,20 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Whether synchronous operations fail with `would_block` instead of waiting.
+  /** Whether synchronous operations report `would_block` instead of waiting: the mode set by
+      `non_blocking(true)` (or a `FIONBIO` io control). False for a closed object. */
   bool non_blocking() const { return own_.user_non_blocking; }
 
-  /// Make synchronous operations fail with `would_block` instead of waiting.
+  /** Set whether synchronous operations (`send`, `receive`, `accept`, `wait`, ...) report
+      `boost::asio::error::would_block` instead of waiting; `connect` waits all the same, as
+      Asio's does. The native socket's own mode follows: `true` makes it non-blocking,
+      `false` puts it back in blocking mode (asynchronous operations started later make it
+      non-blocking again). Asynchronous operations are not affected.
+
+      @param mode True for non-blocking synchronous operations.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, the system's error otherwise. */
   void non_blocking(bool mode)
   {
     boost::system::error_code ec;
@@ -357,9 +518,12 @@ public:
     throw_if(ec, "non_blocking");
   }
 
-  /// Set whether synchronous operations fail with `would_block` instead of waiting. As
-  /// Asio's, the descriptor's own mode follows (`false` puts it back in blocking mode), and
-  /// asynchronous operations started afterwards make it non-blocking again.
+  /** Set whether synchronous operations report `would_block` instead of waiting; see
+      `non_blocking(bool)`.
+
+      @param mode True for non-blocking synchronous operations.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, the system's error
+      otherwise. */
   BOOST_ASIO_SYNC_OP_VOID non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
@@ -370,12 +534,20 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Whether the native socket was put in non-blocking mode for asynchronous operations or
-  /// by `native_non_blocking(true)`. As Asio's, this does not count `non_blocking(true)`,
-  /// which also makes the descriptor non-blocking.
+  /** Whether the native socket was put in non-blocking mode by an asynchronous operation or
+      by `native_non_blocking(true)`. As with Asio, `non_blocking(true)` alone does not count,
+      although it makes the native socket non-blocking too. False for a closed object. */
   bool native_non_blocking() const { return own_.internal_non_blocking; }
 
-  /// Set the native socket's non-blocking mode (asynchronous operations set it again).
+  /** Set the native socket's non-blocking mode, for code that makes system calls on
+      `native_handle()` itself (Asio's rules: asynchronous operations started later make it
+      non-blocking again).
+
+      @param mode The native socket's mode.
+
+      @throws boost::system::system_error Thrown on failure: `invalid_argument` for `false`
+      while `non_blocking()` is true, `bad_descriptor` if the object is closed, the system's
+      error otherwise. */
   void native_non_blocking(bool mode)
   {
     boost::system::error_code ec;
@@ -383,7 +555,11 @@ public:
     throw_if(ec, "native_non_blocking");
   }
 
-  /// Set the native socket's non-blocking mode (asynchronous operations set it again).
+  /** Set the native socket's non-blocking mode; see `native_non_blocking(bool)`.
+
+      @param mode The native socket's mode.
+      @param ec Set on failure: `invalid_argument` for `false` while `non_blocking()` is true,
+      `bad_descriptor` if the object is closed, the system's error otherwise. */
   BOOST_ASIO_SYNC_OP_VOID native_non_blocking(bool mode, boost::system::error_code& ec)
   {
     if (!open_or_fail(ec))
@@ -399,7 +575,13 @@ public:
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Get the local endpoint of the socket.
+  /** Get the socket's local address (`getsockname`): after a bind to port 0, the port the
+      system picked.
+
+      @returns The local endpoint.
+
+      @throws boost::system::system_error Thrown on failure (`bad_descriptor` if the object is
+      closed). */
   endpoint_type local_endpoint() const
   {
     boost::system::error_code ec;
@@ -408,7 +590,10 @@ public:
     return ep;
   }
 
-  /// Get the local endpoint of the socket.
+  /** Get the socket's local address (`getsockname`).
+
+      @param ec Set on failure (`bad_descriptor` if the object is closed).
+      @returns The local endpoint, or a default-constructed endpoint on failure. */
   endpoint_type local_endpoint(boost::system::error_code& ec) const
   {
     endpoint_type ep;
@@ -422,7 +607,20 @@ public:
     return ep;
   }
 
-  /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
+  /** Block until the socket is ready to read (`wait_read`), ready to write (`wait_write`), or
+      has an error condition or urgent data (`wait_error`), with a `poll`. In
+      `non_blocking(true)` mode it only looks, as Asio's does: `would_block` if not ready.
+
+      @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the object is
+      closed, `would_block` in non-blocking mode when the socket is not ready.
+
+      @par Example
+      @code
+      socket.wait(boost::asio::socket_base::wait_read);
+      std::size_t n = socket.available();
+      @endcode */
   void wait(wait_type w)
   {
     boost::system::error_code ec;
@@ -430,15 +628,49 @@ public:
     throw_if(ec, "wait");
   }
 
-  /// Wait, blocking, until the socket is ready to read, write, or has an error condition.
-  /// In `non_blocking(true)` mode it only looks, as Asio's: `would_block` if not ready.
+  /** Block until the socket is ready for `w`; in `non_blocking(true)` mode only look. See
+      `wait(wait_type)`.
+
+      @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+      @param ec Set on failure: `bad_descriptor` if the object is closed, `would_block` in
+      non-blocking mode when the socket is not ready. */
   BOOST_ASIO_SYNC_OP_VOID wait(wait_type w, boost::system::error_code& ec)
   {
     wait_ready(condition_for(w), ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
-  /// Start an asynchronous wait for readiness; the handler is `void(error_code)`.
+  /** Start an asynchronous wait until the socket is ready to read (`wait_read`: data, end of
+      stream, or for an acceptor a connection to accept), ready to write (`wait_write`), or
+      has an error condition (`wait_error`). Nothing is read or written: readiness is the
+      result, for code that makes its own system calls on `native_handle()` (a C library
+      such as libcurl). This is an initiating function: it returns at once.
+
+      `wait_error` completes on an error or a hang-up, and at once when TCP urgent data is
+      waiting already; urgent data arriving while it is pending is not reported (socket state
+      notifications have no such condition: README, "Differences from stock Asio").
+
+      @param w `boost::asio::socket_base::wait_read`, `wait_write` or `wait_error`.
+      @param token The completion token that makes the handler.
+
+      @par Completion signature
+      @code void(boost::system::error_code ec) @endcode
+
+      @par Errors
+      `operation_aborted` when cancelled, or when the object is closed before it completes;
+      `bad_descriptor` if it was closed when the wait started.
+
+      @par Per-operation cancellation
+      `cancellation_type::terminal`, `partial` and `total`.
+
+      @par Example
+      @code
+      socket.async_wait(boost::asio::socket_base::wait_read,
+                        [&](boost::system::error_code ec) {
+                          if (!ec)
+                            read_with_my_library(socket.native_handle());
+                        });
+      @endcode */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
                 WaitToken = boost::asio::default_completion_token_t<executor_type>>
   auto async_wait(wait_type w,
@@ -450,6 +682,7 @@ public:
         wait_performer<false>{condition_for(w)});
   }
 
+  /// @cond
 protected:
   explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
 
@@ -617,6 +850,8 @@ protected:
       return core_->receive_now(*state_, bufs, count, flags, ec);
     return socket_ops::recv(own_.socket, bufs, count, flags, ec);
   }
+
+  /// @endcond
 
   template <class, class>
   friend class socket_object;

@@ -20,6 +20,7 @@
 
 namespace boost {
 namespace asio_notify {
+/// @cond
 namespace detail {
 
 /// True for Asio's UNIX domain endpoints, whatever their protocol.
@@ -34,6 +35,7 @@ struct is_local_endpoint<boost::asio::local::basic_endpoint<Protocol>> : std::tr
 };
 
 } // namespace detail
+/// @endcond
 
 namespace local {
 
