@@ -70,8 +70,10 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(!ra.value());
 
   // From a native listening socket.
-  const native_socket fd = open_native_socket(SOCK_STREAM);
+  port_test::unique_socket raw = port_test::make_socket(SOCK_STREAM);
+  const native_socket fd = raw.native();
   tcp::acceptor e(ioc, tcp::v4(), fd);
+  raw.release(); // the acceptor owns it now
   BOOST_TEST(e.native_handle() == fd);
   e.bind(loopback_tcp());
   e.listen();

@@ -11,6 +11,7 @@
 #define BOOST_ASIO_NOTIFY_TEST_REACTOR_HELPERS_HPP
 
 #include "net.hpp"
+#include "port/sockets.hpp" // raw sockets the library does not own: port_test::unique_socket
 #include "support/tcp_pair.hpp"
 #include "support/wine.hpp"
 
@@ -214,28 +215,6 @@ void reset_close(Socket& s)
 
 /// A socket's native handle: a descriptor on POSIX, a SOCKET on Windows.
 using native_socket = tcp::socket::native_handle_type;
-
-/// An AF_INET socket of `type` made with the system call, outside the library.
-inline native_socket open_native_socket(int type)
-{
-  const auto s = ::socket(AF_INET, type, 0);
-#if defined(_WIN32)
-  BOOST_REQUIRE(s != INVALID_SOCKET);
-#else
-  BOOST_REQUIRE(s >= 0);
-#endif
-  return s;
-}
-
-/// Closes a socket the library does not own (made by open_native_socket or released).
-inline void close_native_socket(native_socket s)
-{
-#if defined(_WIN32)
-  ::closesocket(s);
-#else
-  ::close(s);
-#endif
-}
 
 /// Whether `s` is an open socket of this process.
 inline bool socket_is_open(native_socket s)

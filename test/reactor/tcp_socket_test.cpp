@@ -157,8 +157,10 @@ BOOST_AUTO_TEST_CASE(construct_with_native_handle)
 {
   asio::io_context ioc;
   tcp::acceptor acceptor(ioc, loopback_tcp());
-  const native_socket fd = open_native_socket(SOCK_STREAM);
+  port_test::unique_socket raw = port_test::make_socket(SOCK_STREAM);
+  const native_socket fd = raw.native();
   tcp::socket s(ioc, tcp::v4(), fd);
+  raw.release(); // the socket owns it now
   BOOST_TEST(s.is_open());
   BOOST_TEST(s.native_handle() == fd);
   s.connect(acceptor.local_endpoint());
@@ -946,12 +948,12 @@ BOOST_AUTO_TEST_CASE(release_with_pending_operations)
   p.client.async_wait(tcp::socket::wait_read, capture(w));
   drain(ioc);
   BOOST_TEST(!r.done());
-  const native_socket fd = p.client.release();
+  port_test::unique_socket released(p.client.release());
   BOOST_TEST(run_until_done(ioc, r, w));
   CHECK_EC(r.ec, asio::error::operation_aborted);
   CHECK_EC(w.ec, asio::error::operation_aborted);
-  BOOST_TEST(socket_is_open(fd));
-  close_native_socket(fd);
+  BOOST_TEST(socket_is_open(released.native()));
+  released.reset();
   drain(ioc);
   BOOST_TEST(r.calls == 1);
   BOOST_TEST(w.calls == 1);
@@ -979,12 +981,11 @@ BOOST_AUTO_TEST_CASE(assign_errors)
 
   // Onto an open socket.
   tcp::socket open(ioc, tcp::v4());
-  const native_socket fd = open_native_socket(SOCK_STREAM);
-  open.assign(tcp::v4(), fd, ec);
+  const port_test::unique_socket other = port_test::make_socket(SOCK_STREAM);
+  open.assign(tcp::v4(), other.native(), ec);
   CHECK_EC(ec, asio::error::already_open);
-  CHECK_THROWS_EC(open.assign(tcp::v4(), fd), asio::error::already_open);
-  BOOST_TEST(open.native_handle() != fd);
-  close_native_socket(fd);
+  CHECK_THROWS_EC(open.assign(tcp::v4(), other.native()), asio::error::already_open);
+  BOOST_TEST(open.native_handle() != other.native());
 }
 
 // ---- moves and executors -----------------------------------------------------------------

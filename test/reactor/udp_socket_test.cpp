@@ -37,8 +37,10 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(c.local_endpoint().port() != 0);
   BOOST_TEST(c.local_endpoint().address() == asio::ip::address_v4::loopback());
 
-  const native_socket fd = open_native_socket(SOCK_DGRAM);
+  port_test::unique_socket raw = port_test::make_socket(SOCK_DGRAM);
+  const native_socket fd = raw.native();
   udp::socket d(ioc, udp::v4(), fd);
+  raw.release(); // the socket owns it now
   BOOST_TEST(d.native_handle() == fd);
   d.bind(loopback_udp());
   c.send_to(asio::buffer("x", 1), d.local_endpoint());
