@@ -197,7 +197,7 @@ private:
 };
 
 /// Where a dequeue's I/O packets are performed.
-enum class performer
+enum class batch_site
 {
   this_thread,   // the dequeuing thread runs the io_context: it starts on the batch itself
   context,       // a reactor thread: the batch goes to the io_context's threads (one post)
@@ -209,7 +209,7 @@ enum class performer
 /// that has done its share (may be null).
 struct batch_target
 {
-  performer where;
+  batch_site where;
   boost::asio::any_io_executor executor;
   std::shared_ptr<handoff_gate> gate;
   batch_done_hook* done = nullptr;
@@ -218,8 +218,8 @@ struct batch_target
 /* The first half of handling one dequeue, from whichever driver: the port's own packets
    are handled at once, the I/O packets copied to `io` (the port's buffer is the next
    dequeue's). Returns whether the user packet with `exit_key` was among them. */
-bool sort_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
-                   const void* exit_key, std::vector<packet>& io)
+bool partition_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
+                        const void* exit_key, std::vector<packet>& io)
 {
   io.clear();
   bool exit_seen = false;
@@ -284,15 +284,15 @@ void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
 {
   // Without memory to hand the batch over, the reactor thread performs it and posts the
   // handlers, as where there is no context.
-  if (to.where == performer::context && !io.empty() && hand_over(handler, io, to))
+  if (to.where == batch_site::context && !io.empty() && hand_over(handler, io, to))
     return;
-  if (to.where == performer::this_thread && io.size() > 1)
+  if (to.where == batch_site::this_thread && io.size() > 1)
     if (std::shared_ptr<shared_batch> batch = make_batch(handler, io, to))
       return shared_batch::work(batch);
   op_queue done;
   for (const packet& p : io)
     handler.handle(p, done);
-  if (to.where != performer::this_thread)
+  if (to.where != batch_site::this_thread)
     return handler.complete(done, completion_mode::post, completion_mode::post);
   handler.complete(done, completion_mode::dispatch, completion_mode::defer);
   if (to.done)
@@ -323,12 +323,12 @@ public:
   thread_driver(port& p, packet_handler& handler, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
       : port_(p), handler_(handler),
-        batch_size_(options.batch_size), target_{context_executor ? performer::context
-                                                                  : performer::reactor_thread,
+        batch_size_(options.batch_size), target_{context_executor ? batch_site::context
+                                                                  : batch_site::reactor_thread,
                                                  context_executor,
                                                  std::make_shared<handoff_gate>(options.threads),
                                                  this},
-        io_thread_target_{performer::this_thread, std::move(context_executor), nullptr, this}
+        io_thread_target_{batch_site::this_thread, std::move(context_executor), nullptr, this}
   {
     for (std::size_t i = 0; i < options.threads; ++i)
       threads_.emplace_back([this, b = std::make_unique<buffers>(batch_size_)] { run(*b); });
@@ -368,7 +368,7 @@ private:
       boost::system::error_code ec;
       std::size_t n = dequeue(b, ec);
       handler_.dequeued(n);
-      exit_seen = sort_dequeued(handler_, b.dequeued.data(), n, &exit_key_, b.io);
+      exit_seen = partition_dequeued(handler_, b.dequeued.data(), n, &exit_key_, b.io);
       try
       {
         perform_dequeued(handler_, b.io, target_);
@@ -444,7 +444,7 @@ private:
     looking_.store(false, std::memory_order_release); // its batch may look again
     if (n == 0)
       return;
-    if (sort_dequeued(handler_, buffer.data(), n, &exit_key_, io))
+    if (partition_dequeued(handler_, buffer.data(), n, &exit_key_, io))
       port_.post(&exit_key_, 0); // the reactor threads' exit: theirs to see
     perform_dequeued(handler_, io, io_thread_target_);
   }
@@ -479,7 +479,7 @@ class port_batch
 {
 public:
   port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler, std::size_t batch)
-      : ioc_(ioc), target_{performer::this_thread, ioc.get_executor(), nullptr}, port_(p),
+      : ioc_(ioc), target_{batch_site::this_thread, ioc.get_executor(), nullptr}, port_(p),
         handler_(handler), packets_(batch)
   {
   }
@@ -497,7 +497,7 @@ public:
   /// epoll port polls again rather than return a short batch while more may be ready).
   bool exhausted() const noexcept { return count_ < packets_.size(); }
 
-  /// Handle the dequeued packets (see sort_dequeued). `rearm(continuation)` queues the
+  /// Handle the dequeued packets (see partition_dequeued). `rearm(continuation)` queues the
   /// next wait once they are out of the port's buffer, so that another thread can dequeue
   /// the next batch meanwhile; after a full batch the next wait is no continuation and its
   /// completion goes to the shared queue for an idle thread to take.
@@ -507,13 +507,13 @@ public:
     thread_local std::vector<packet> io;
     try
     {
-      io.reserve(count_); // sort_dequeued then cannot fail
+      io.reserve(count_); // partition_dequeued then cannot fail
     }
     catch (const std::bad_alloc&)
     {
       return handle_in_place(rearm);
     }
-    sort_dequeued(handler_, packets_.data(), count_, nullptr, io);
+    partition_dequeued(handler_, packets_.data(), count_, nullptr, io);
     rearm(exhausted());
     perform_dequeued(handler_, io, target_);
   }

@@ -39,7 +39,7 @@ namespace detail {
 class op_canceller
 {
 public:
-  op_canceller(reactor_core& core, socket_state* const& state, op_type type) noexcept
+  op_canceller(reactor_core& core, descriptor_state* const& state, op_type type) noexcept
       : core_(core), state_(state), type_(type)
   {
   }
@@ -49,13 +49,13 @@ public:
     using ct = boost::asio::cancellation_type;
     if ((type & (ct::terminal | ct::partial | ct::total)) == ct::none)
       return;
-    if (socket_state* s = state_)
+    if (descriptor_state* s = state_)
       core_.cancel_op(*s, type_, this);
   }
 
 private:
   reactor_core& core_;
-  socket_state* const& state_; // the I/O object's member: null once it is closed
+  descriptor_state* const& state_; // the I/O object's member: null once it is closed
   op_type type_;
 };
 
@@ -197,9 +197,9 @@ struct has_launch_step<Performer, std::void_t<decltype(std::declval<Performer&>(
 /// the operation is launched: in the initiating function, or later for a token such as
 /// `deferred`.
 template <class Performer, class Handler, class IoExecutor>
-void start_operation(reactor_core& core, socket_state* const& state, op_type type,
+void start_operation(reactor_core& core, descriptor_state* const& state, op_type type,
                      Handler&& handler, const IoExecutor& io, Performer perf,
-                     const boost::system::error_code& not_ready)
+                     const boost::system::error_code& start_error)
 {
   using handler_type = std::decay_t<Handler>;
   auto slot = boost::asio::get_associated_cancellation_slot(handler);
@@ -220,7 +220,7 @@ void start_operation(reactor_core& core, socket_state* const& state, op_type typ
       throw;
     }
   }
-  core.start_op(state, type, op, not_ready);
+  core.start_op(state, type, op, start_error);
 }
 
 } // namespace detail

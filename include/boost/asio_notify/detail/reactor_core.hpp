@@ -22,9 +22,9 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/// The reactor's state of one open socket, private to the reactor (src/socket_state.hpp).
+/// The reactor's state of one open socket, private to the reactor (src/descriptor_state.hpp).
 /// The I/O objects hold a pointer to it as an opaque handle, which the reactor's calls take.
-struct socket_state;
+struct descriptor_state;
 
 /** The machinery of the `reactor` service: sockets, operations, the port and the driver.
     Implemented in src/reactor.cpp; used by the I/O object templates. */
@@ -48,39 +48,40 @@ public:
   BOOST_ASIO_NOTIFY_DECL void attach(const boost::asio::any_io_executor& io_executor);
 
   /// Track an open socket; no system call.
-  BOOST_ASIO_NOTIFY_DECL socket_state* adopt(native_socket_type s);
+  BOOST_ASIO_NOTIFY_DECL descriptor_state* adopt(native_socket_type s);
 
   /// Abort every operation with `operation_aborted`, end the registration (REMOVE
   /// handshake) and close the socket. `s` becomes null whatever the outcome.
-  BOOST_ASIO_NOTIFY_DECL void close(socket_state*& s, boost::system::error_code& ec);
+  BOOST_ASIO_NOTIFY_DECL void close(descriptor_state*& s, boost::system::error_code& ec);
 
   /// Like `close`, but hand the socket back open instead of closing it.
-  BOOST_ASIO_NOTIFY_DECL native_socket_type release(socket_state*& s,
+  BOOST_ASIO_NOTIFY_DECL native_socket_type release(descriptor_state*& s,
                                                     boost::system::error_code& ec);
 
   /// Start an operation: try it at once unless others of its type are queued, else queue it
   /// and make sure the port reports the readiness it waits for. The handler runs inside
   /// this call only where its associated immediate executor (Boost 1.82+) runs it there.
-  /// `s` may be null (closed socket): completes with `bad_descriptor`; `not_ready` is what
+  /// `s` may be null (closed socket): completes with `bad_descriptor`; `start_error` is what
   /// preparing the socket failed with (making it non-blocking): completes with it.
-  BOOST_ASIO_NOTIFY_DECL void start_op(socket_state* s, op_type type, reactor_op* op,
-                                       const boost::system::error_code& not_ready);
+  BOOST_ASIO_NOTIFY_DECL void start_op(descriptor_state* s, op_type type, reactor_op* op,
+                                       const boost::system::error_code& start_error);
 
   /// One attempt of a synchronous receive on a socket whose descriptor is non-blocking,
   /// made under the socket's lock so that the reactor learns, as from its own reads,
   /// whether it left the receive queue empty: a readiness wait or read started next then
   /// waits for the port at once instead of asking the socket first (a `poll`, or a read
   /// that finds nothing). The caller ensures the descriptor cannot block.
-  BOOST_ASIO_NOTIFY_DECL std::size_t receive_now(socket_state& s, socket_ops::native_buffer* bufs,
-                                                 std::size_t count, socket_ops::message_flags flags,
+  BOOST_ASIO_NOTIFY_DECL std::size_t receive_now(descriptor_state& s,
+                                                 socket_ops::native_buffer* bufs, std::size_t count,
+                                                 socket_ops::message_flags flags,
                                                  boost::system::error_code& ec);
 
   /// Complete every queued operation of `s` with `operation_aborted`.
-  BOOST_ASIO_NOTIFY_DECL void cancel(socket_state& s);
+  BOOST_ASIO_NOTIFY_DECL void cancel(descriptor_state& s);
 
   /// Complete the operation queued with cancellation key `key`, if any, with
   /// `operation_aborted` (per-operation cancellation).
-  BOOST_ASIO_NOTIFY_DECL void cancel_op(socket_state& s, op_type type, const void* key);
+  BOOST_ASIO_NOTIFY_DECL void cancel_op(descriptor_state& s, op_type type, const void* key);
 
   struct impl;
 

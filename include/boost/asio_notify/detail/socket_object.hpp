@@ -70,7 +70,7 @@ inline op_type queue_for(socket_ops::wait_for w)
 
 /// What a socket object keeps of its own (Asio's rule: one thread at a time uses it),
 /// beside the opaque handle of the reactor's state of the socket.
-struct socket_object_state
+struct socket_object_flags
 {
   native_socket_type socket = socket_ops::invalid_socket;
   bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
@@ -115,11 +115,11 @@ protected:
     template <class Handler, class Performer>
     void operator()(Handler&& handler, op_type type, Performer perf) const
     {
-      boost::system::error_code not_ready = error_before_start(perf);
-      if (!not_ready)
-        not_ready = self_->enter_async_mode();
+      boost::system::error_code start_error = error_before_start(perf);
+      if (!start_error)
+        start_error = self_->enter_async_mode();
       start_operation(*self_->core_, self_->state_, type, std::forward<Handler>(handler),
-                      self_->executor_, std::move(perf), not_ready);
+                      self_->executor_, std::move(perf), start_error);
     }
 
   private:
@@ -255,7 +255,7 @@ public:
   BOOST_ASIO_SYNC_OP_VOID close(boost::system::error_code& ec)
   {
     core_->close(state_, ec);
-    own_ = socket_object_state();
+    own_ = socket_object_flags();
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -284,7 +284,7 @@ public:
   native_handle_type release(boost::system::error_code& ec)
   {
     const native_handle_type s = core_->release(state_, ec);
-    own_ = socket_object_state();
+    own_ = socket_object_flags();
     return s;
   }
 
@@ -689,7 +689,7 @@ protected:
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
         state_(std::exchange(other.state_, nullptr)),
-        own_(std::exchange(other.own_, socket_object_state()))
+        own_(std::exchange(other.own_, socket_object_flags()))
   {
   }
 
@@ -701,7 +701,7 @@ protected:
   socket_object(socket_object<Protocol1, Executor1>&& other)
       : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
         state_(std::exchange(other.state_, nullptr)),
-        own_(std::exchange(other.own_, socket_object_state()))
+        own_(std::exchange(other.own_, socket_object_flags()))
   {
   }
 
@@ -714,7 +714,7 @@ protected:
       core_ = other.core_;
       protocol_ = other.protocol_;
       state_ = std::exchange(other.state_, nullptr);
-      own_ = std::exchange(other.own_, socket_object_state());
+      own_ = std::exchange(other.own_, socket_object_flags());
     }
     return *this;
   }
@@ -738,7 +738,7 @@ protected:
                              off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
-    own_ = socket_object_state();
+    own_ = socket_object_flags();
   }
 
   /// True when open; otherwise sets `bad_descriptor`.
@@ -752,7 +752,7 @@ protected:
   {
     protocol_ = protocol;
     state_ = core_->adopt(s);
-    own_ = socket_object_state(); // a new socket starts with Asio's defaults
+    own_ = socket_object_flags(); // a new socket starts with Asio's defaults
     own_.socket = s;
   }
 
@@ -861,11 +861,11 @@ protected:
   // The protocol the socket was opened with, kept from then on: a closed object needs no
   // protocol object (generic protocols have neither a default nor a v4()).
   std::optional<protocol_type> protocol_;
-  // The reactor's state of the socket, opaque here (src/socket_state.hpp): the handle the
+  // The reactor's state of the socket, opaque here (src/descriptor_state.hpp): the handle the
   // reactor's calls take; null while closed.
-  socket_state* state_ = nullptr;
+  descriptor_state* state_ = nullptr;
 
-  socket_object_state own_;
+  socket_object_flags own_;
 };
 
 } // namespace detail

@@ -4,9 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The table behind the reactor's completion keys (src/socket_state_table.hpp): a key names
+// The table behind the reactor's completion keys (src/descriptor_state_table.hpp): a key names
 // one socket of one slot, never freed memory, however late it comes back.
-#include "socket_state_table.hpp"
+#include "descriptor_state_table.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -21,27 +21,27 @@ namespace an = boost::asio_notify::detail;
 
 namespace {
 
-an::socket_state* find_named(an::socket_state_table& t, void* key)
+an::descriptor_state* find_named(an::descriptor_state_table& t, void* key)
 {
-  an::socket_state* s = t.find(key);
+  an::descriptor_state* s = t.find(key);
   if (!s)
     return nullptr;
   std::lock_guard<std::mutex> lock(s->mutex);
-  return an::socket_state_table::names(*s, key) ? s : nullptr;
+  return an::descriptor_state_table::names(*s, key) ? s : nullptr;
 }
 
-void* key_of(an::socket_state& s)
+void* key_of(an::descriptor_state& s)
 {
   std::lock_guard<std::mutex> lock(s.mutex);
-  return an::socket_state_table::key_of(s);
+  return an::descriptor_state_table::key_of(s);
 }
 
 } // namespace
 
 BOOST_AUTO_TEST_CASE(a_key_names_its_socket_until_the_slot_is_released)
 {
-  an::socket_state_table t;
-  an::socket_state* s = t.acquire(7);
+  an::descriptor_state_table t;
+  an::descriptor_state* s = t.acquire(7);
   void* key = key_of(*s);
   BOOST_TEST(key != nullptr);
   BOOST_TEST(find_named(t, key) == s);
@@ -52,11 +52,11 @@ BOOST_AUTO_TEST_CASE(a_key_names_its_socket_until_the_slot_is_released)
 
 BOOST_AUTO_TEST_CASE(a_reused_slot_gets_a_key_of_its_own)
 {
-  an::socket_state_table t;
-  an::socket_state* first = t.acquire(7);
+  an::descriptor_state_table t;
+  an::descriptor_state* first = t.acquire(7);
   void* old_key = key_of(*first);
   t.release(*first);
-  an::socket_state* second = t.acquire(8);
+  an::descriptor_state* second = t.acquire(8);
   BOOST_TEST(second == first); // reused at once
   BOOST_TEST(key_of(*second) != old_key);
   BOOST_TEST(find_named(t, old_key) == nullptr);
@@ -67,9 +67,9 @@ BOOST_AUTO_TEST_CASE(a_reused_slot_gets_a_key_of_its_own)
 
 BOOST_AUTO_TEST_CASE(keys_are_distinct_and_slots_grow_in_chunks)
 {
-  an::socket_state_table t;
+  an::descriptor_state_table t;
   std::set<void*> keys;
-  std::vector<an::socket_state*> states;
+  std::vector<an::descriptor_state*> states;
   for (int i = 0; i < 1000; ++i)
   {
     states.push_back(t.acquire(i));
@@ -86,13 +86,13 @@ BOOST_AUTO_TEST_CASE(keys_are_distinct_and_slots_grow_in_chunks)
 
 BOOST_AUTO_TEST_CASE(keys_of_no_slot_find_nothing)
 {
-  an::socket_state_table t;
+  an::descriptor_state_table t;
   t.acquire(1);
   // Slot 1 is in the first chunk but not constructed yet; slot 64 in a chunk not allocated
   // yet; the highest slot in none that can be.
   BOOST_TEST(t.find(reinterpret_cast<void*>(std::uintptr_t(1))) == nullptr);
   BOOST_TEST(t.find(reinterpret_cast<void*>(std::uintptr_t(64))) == nullptr);
-  const std::uintptr_t highest = (std::uintptr_t(1) << an::socket_state_table::slot_bits) - 1;
+  const std::uintptr_t highest = (std::uintptr_t(1) << an::descriptor_state_table::slot_bits) - 1;
   BOOST_TEST(t.find(reinterpret_cast<void*>(highest)) == nullptr);
   BOOST_TEST(find_named(t, reinterpret_cast<void*>(std::uintptr_t(0))) == nullptr);
 }
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(keys_of_no_slot_find_nothing)
 // the slot's mutex, and ThreadSanitizer checks the rest).
 BOOST_AUTO_TEST_CASE(late_keys_never_find_another_socket)
 {
-  an::socket_state_table t;
+  an::descriptor_state_table t;
   constexpr std::size_t open = 16;
   constexpr int replacements = 20000;
   using native = boost::asio_notify::native_socket_type; // unsigned on Windows
@@ -112,13 +112,13 @@ BOOST_AUTO_TEST_CASE(late_keys_never_find_another_socket)
     return native(reinterpret_cast<std::uintptr_t>(key) % 1000003);
   };
   auto open_one = [&] {
-    an::socket_state* s = t.acquire(unset);
+    an::descriptor_state* s = t.acquire(unset);
     std::lock_guard<std::mutex> lock(s->mutex);
-    s->socket = value_of(an::socket_state_table::key_of(*s));
+    s->socket = value_of(an::descriptor_state_table::key_of(*s));
     return s;
   };
   std::array<std::atomic<void*>, open> keys;
-  std::vector<an::socket_state*> states;
+  std::vector<an::descriptor_state*> states;
   for (std::size_t i = 0; i < open; ++i)
   {
     states.push_back(open_one());
@@ -136,11 +136,11 @@ BOOST_AUTO_TEST_CASE(late_keys_never_find_another_socket)
       void* key = late[random() % late.size()];
       if (late.size() > 256)
         late.erase(late.begin());
-      an::socket_state* s = t.find(key);
+      an::descriptor_state* s = t.find(key);
       if (!s)
         continue;
       std::lock_guard<std::mutex> lock(s->mutex);
-      if (!an::socket_state_table::names(*s, key))
+      if (!an::descriptor_state_table::names(*s, key))
         continue;
       ++named;
       if (s->socket != value_of(key))

@@ -7,8 +7,8 @@
 // The reactor's per-socket state (design.md, "The path of one operation"): private to the
 // reactor, which hands the I/O objects its address as an opaque handle
 // (detail/reactor_core.hpp).
-#ifndef BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_HPP
-#define BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_HPP
+#ifndef BOOST_ASIO_NOTIFY_SRC_DESCRIPTOR_STATE_HPP
+#define BOOST_ASIO_NOTIFY_SRC_DESCRIPTOR_STATE_HPP
 
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
@@ -23,14 +23,14 @@ namespace detail {
 
 /** The reactor's state of one open socket; the I/O object holds its address as an opaque
     handle (what the object keeps of its own is in socket_object.hpp). It lives in a slot of
-    the reactor's `socket_state_table`, never freed while the reactor lives: the socket's
+    the reactor's `descriptor_state_table`, never freed while the reactor lives: the socket's
     completion key names the slot and its `generation`, so a packet that comes after the
     socket was closed, or after its slot was reused, is told apart and dropped. */
-struct socket_state
+struct descriptor_state
 {
-  socket_state() = default;
-  socket_state(const socket_state&) = delete;
-  socket_state& operator=(const socket_state&) = delete;
+  descriptor_state() = default;
+  descriptor_state(const descriptor_state&) = delete;
+  descriptor_state& operator=(const descriptor_state&) = delete;
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
   std::mutex mutex;

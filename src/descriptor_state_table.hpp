@@ -7,10 +7,10 @@
 // Where the reactor's socket states live, and the completion keys that name them: a slot and
 // its generation (as mio's tokens name slab entries), never an address the program can free.
 // Why: doc/design.md, "Keys that cannot dangle".
-#ifndef BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_TABLE_HPP
-#define BOOST_ASIO_NOTIFY_SRC_SOCKET_STATE_TABLE_HPP
+#ifndef BOOST_ASIO_NOTIFY_SRC_DESCRIPTOR_STATE_TABLE_HPP
+#define BOOST_ASIO_NOTIFY_SRC_DESCRIPTOR_STATE_TABLE_HPP
 
-#include "socket_state.hpp"
+#include "descriptor_state.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -24,41 +24,41 @@ namespace detail {
 
 /* Slots live in chunks of doubling size (64, 128, 256, ...) that are never moved or freed
    while the table lives, so a key taken from any packet, however late, leads to a live
-   `socket_state`; whether that state is still the key's socket is then decided by its
+   `descriptor_state`; whether that state is still the key's socket is then decided by its
    generation, under its mutex. A closed socket's slot is reused at once: its generation
    changes, so the packets still on their way for it find a stranger and are dropped. A
    chunk's slots are constructed one at a time, as sockets first need them: the untouched
    rest of a large chunk costs no memory (idle connections pay only for the slots used). */
-class socket_state_table
+class descriptor_state_table
 {
 public:
   /// Bits of a key that hold the slot; the others hold the generation (its low bits on a
   /// 32-bit system: 4096 reuses of one slot before a key repeats).
   static constexpr unsigned slot_bits = sizeof(void*) >= 8 ? 32 : 20;
 
-  socket_state_table() = default;
-  socket_state_table(const socket_state_table&) = delete;
-  socket_state_table& operator=(const socket_state_table&) = delete;
+  descriptor_state_table() = default;
+  descriptor_state_table(const descriptor_state_table&) = delete;
+  descriptor_state_table& operator=(const descriptor_state_table&) = delete;
 
-  ~socket_state_table()
+  ~descriptor_state_table()
   {
-    for_each([](socket_state& state) { state.~socket_state(); });
+    for_each([](descriptor_state& state) { state.~descriptor_state(); });
     for (auto& c : chunks_)
       ::operator delete(c.load(std::memory_order_relaxed));
   }
 
   /// A slot for socket `s`, with a new generation and every field as new. Throws
   /// `std::bad_alloc` when a chunk is needed and cannot be had (then nothing changed).
-  socket_state* acquire(native_socket_type s)
+  descriptor_state* acquire(native_socket_type s)
   {
-    socket_state* state = pop_free();
+    descriptor_state* state = pop_free();
     std::lock_guard<std::mutex> lock(state->mutex); // a late packet may be looking at it
     reset(*state, s);
     return state;
   }
 
   /// Give back the slot of a closed socket: keys of its generation name nobody from now on.
-  void release(socket_state& state) noexcept
+  void release(descriptor_state& state) noexcept
   {
     {
       std::lock_guard<std::mutex> lock(state.mutex);
@@ -71,7 +71,7 @@ public:
   }
 
   /// The key that names `state`'s current socket (call with its mutex held).
-  static void* key_of(const socket_state& state) noexcept
+  static void* key_of(const descriptor_state& state) noexcept
   {
     const std::uintptr_t generation = std::uintptr_t(state.generation) & generation_mask;
     return reinterpret_cast<void*>((generation << slot_bits) | state.slot);
@@ -79,18 +79,18 @@ public:
 
   /// The slot a key names, or null for a key no slot of this table has; whether it is still
   /// that socket is `names`' to say.
-  socket_state* find(const void* key) const noexcept
+  descriptor_state* find(const void* key) const noexcept
   {
     const std::uintptr_t slot = reinterpret_cast<std::uintptr_t>(key) & slot_mask;
     const std::size_t c = chunk_of(slot);
     if (c >= max_chunks || slot >= allocated_.load(std::memory_order_acquire))
       return nullptr;
-    socket_state* chunk = chunks_[c].load(std::memory_order_acquire);
+    descriptor_state* chunk = chunks_[c].load(std::memory_order_acquire);
     return chunk ? &chunk[slot - first_slot(c)] : nullptr;
   }
 
   /// Whether `key` names `state`'s current socket (call with its mutex held).
-  static bool names(const socket_state& state, const void* key) noexcept
+  static bool names(const descriptor_state& state, const void* key) noexcept
   {
     return state.generation != 0 && key_of(state) == key;
   }
@@ -142,7 +142,7 @@ private:
     return g;
   }
 
-  static void reset(socket_state& state, native_socket_type s) noexcept
+  static void reset(descriptor_state& state, native_socket_type s) noexcept
   {
     state.socket = s;
     state.armed = events::none;
@@ -156,17 +156,17 @@ private:
   }
 
   // A constructed slot (below allocated_).
-  socket_state& at(std::size_t slot) const noexcept
+  descriptor_state& at(std::size_t slot) const noexcept
   {
     const std::size_t c = chunk_of(slot);
     return chunks_[c].load(std::memory_order_acquire)[slot - first_slot(c)];
   }
 
   // A free slot, else the next one constructed (in a new chunk when the last is full).
-  socket_state* pop_free()
+  descriptor_state* pop_free()
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (socket_state* state = free_)
+    if (descriptor_state* state = free_)
     {
       free_ = state->next_free ? &at(state->next_free - 1) : nullptr;
       state->next_free = 0;
@@ -176,21 +176,22 @@ private:
     const std::size_t c = chunk_of(slot);
     if (c >= max_chunks)
       throw std::bad_alloc();
-    socket_state* chunk = chunks_[c].load(std::memory_order_relaxed);
+    descriptor_state* chunk = chunks_[c].load(std::memory_order_relaxed);
     if (!chunk)
     {
-      chunk = static_cast<socket_state*>(::operator new(chunk_size(c) * sizeof(socket_state)));
+      chunk =
+          static_cast<descriptor_state*>(::operator new(chunk_size(c) * sizeof(descriptor_state)));
       chunks_[c].store(chunk, std::memory_order_release);
     }
-    socket_state* state = ::new (&chunk[slot - first_slot(c)]) socket_state;
+    descriptor_state* state = ::new (&chunk[slot - first_slot(c)]) descriptor_state;
     state->slot = static_cast<std::uint32_t>(slot);
     allocated_.store(slot + 1, std::memory_order_release); // find() may now name it
     return state;
   }
 
-  std::atomic<socket_state*> chunks_[max_chunks] = {};
+  std::atomic<descriptor_state*> chunks_[max_chunks] = {};
   std::mutex mutex_; // guards the free list and growth
-  socket_state* free_ = nullptr;
+  descriptor_state* free_ = nullptr;
   std::atomic<std::size_t> allocated_{0}; // slots constructed: [0, allocated_)
 };
 
