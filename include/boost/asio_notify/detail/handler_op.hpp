@@ -87,7 +87,7 @@ public:
 
 private:
   handler_op(Handler&& h, const IoExecutor& io, Performer&& perf)
-      : reactor_op(&do_perform, &do_complete), work_(h, io), handler_(std::move(h)),
+      : reactor_op(&do_perform, &do_notify), work_(h, io), handler_(std::move(h)),
         performer_(std::move(perf))
   {
   }
@@ -98,11 +98,16 @@ private:
     return op->performer_.perform(c, op->ec_, op->bytes_);
   }
 
-  static void do_complete(reactor_op* base, completion_mode mode)
+  static void do_notify(reactor_op* base, op_event event, completion_mode mode)
   {
     auto* op = static_cast<handler_op*>(base);
-    if (mode == completion_mode::queued)
+    if (event == op_event::queued)
       return op->work_.count_queued();
+    do_complete(op, mode);
+  }
+
+  static void do_complete(handler_op* op, completion_mode mode)
+  {
     if (mode == completion_mode::destroy)
       return discard(op);
     if (mode == completion_mode::aborted && !op->work_.schedules_on_io_context())

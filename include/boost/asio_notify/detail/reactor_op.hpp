@@ -43,9 +43,14 @@ enum class completion_mode
              // beneath the I/O executor (itself or a strand's) first, in the operation's
              // arena, and goes on to its executor from there, inside run() (op_hop,
              // handler_op.hpp)
-  destroy,   // the reactor is shutting down: destroy the handler without invoking it
-  queued     // not a completion: the operation now waits in the reactor's queue, and its
-             // io_context counts it as work from here on (see reactor_op::queued)
+  destroy    // the reactor is shutting down: destroy the handler without invoking it
+};
+
+/// What the reactor tells an operation through its one function besides `perform`.
+enum class op_event : unsigned char
+{
+  queued,  // it waits in a socket's queue now (reactor_op::queued)
+  finished // its handler is to be scheduled as the completion_mode says (reactor_op::complete)
 };
 
 /// What the reactor tells an operation's attempt at its system call, and learns from it.
@@ -68,13 +73,13 @@ public:
   bool perform(perform_context& c) { return perform_(this, c); }
 
   /// Schedule the handler with `ec_` and `bytes_` (or destroy it), then free the operation.
-  void complete(completion_mode mode) { complete_(this, mode); }
+  void complete(completion_mode mode) { notify_(this, op_event::finished, mode); }
 
   /// The operation is queued to wait for readiness: its io_context counts it as work from
   /// now on, as Asio's reactor counts the operations it queues (and not those that finish
-  /// inside their initiating functions). Through the completion function, which knows the
-  /// operation's type, so that no operation carries another function pointer.
-  void queued() { complete_(this, completion_mode::queued); }
+  /// inside their initiating functions). Through the same function as `complete`, which
+  /// knows the operation's type, so that no operation carries another function pointer.
+  void queued() { notify_(this, op_event::queued, completion_mode::post); }
 
   reactor_op* next_ = nullptr;             // intrusive queue link
   const void* cancellation_key_ = nullptr; // the slot's canceller, when one is installed
@@ -83,14 +88,15 @@ public:
 
 protected:
   using perform_fn = bool (*)(reactor_op*, perform_context&);
-  using complete_fn = void (*)(reactor_op*, completion_mode);
+  // `completion_mode` is read for op_event::finished only.
+  using notify_fn = void (*)(reactor_op*, op_event, completion_mode);
 
-  reactor_op(perform_fn p, complete_fn c) noexcept : perform_(p), complete_(c) {}
+  reactor_op(perform_fn p, notify_fn n) noexcept : perform_(p), notify_(n) {}
   ~reactor_op() = default;
 
 private:
   perform_fn perform_;
-  complete_fn complete_;
+  notify_fn notify_;
 };
 
 /// An intrusive FIFO of operations; no allocation.
