@@ -14,9 +14,12 @@ endif()
 add_library(boost_asio_notify
   src/port_adversary.cpp
   src/port_common.cpp
+  src/driver_factory.cpp
+  src/inline_drivers.cpp
   src/reactor.cpp
   src/reactor_core.cpp
-  src/reactor_drivers.cpp
+  src/shared_batch.cpp
+  src/thread_driver.cpp
   ${asio_notify_backend_sources})
 add_library(Boost::asio_notify ALIAS boost_asio_notify)
 target_compile_features(boost_asio_notify PUBLIC cxx_std_17)

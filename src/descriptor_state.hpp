@@ -13,6 +13,7 @@
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/flags.hpp>
+#include <boost/system/error_code.hpp>
 
 #include <cstdint>
 #include <mutex>
@@ -31,6 +32,61 @@ struct descriptor_state
   descriptor_state() = default;
   descriptor_state(const descriptor_state&) = delete;
   descriptor_state& operator=(const descriptor_state&) = delete;
+
+  // The members below are called with `mutex` held.
+
+  /// What the queued operations wait for (one-shot level registrations).
+  events wanted_events() const noexcept
+  {
+    events e = events::none;
+    if (!ops[read_op].empty())
+      e |= events::in | events::hangup;
+    if (!ops[write_op].empty())
+      e |= events::out;
+    if (!ops[except_op].empty())
+      e |= events::hangup;
+    return e;
+  }
+
+  /// After a read that finished: whether the next read or readiness wait may skip asking
+  /// the socket. A hang-up seen means there is always something to read (end of file, an
+  /// error).
+  void record_read(bool drained) noexcept { read_drained = drained && !hangup_seen; }
+
+  /// One attempt at an operation's system call; keeps `read_drained` up to date.
+  bool attempt(op_type type, reactor_op& op, bool from_packet)
+  {
+    const bool read = type == read_op;
+    perform_context c{socket, from_packet, read && read_drained, read && drained_hint};
+    if (!op.perform(c))
+      return false;
+    if (read)
+      record_read(c.drained);
+    return true;
+  }
+
+  /// Perform queued operations of one type in order until one would block; the finished
+  /// ones go to `done`.
+  void perform_queue(op_type type, op_queue& done, bool from_packet)
+  {
+    while (reactor_op* op = ops[type].front())
+    {
+      if (!attempt(type, *op, from_packet))
+        break;
+      done.push(ops[type].pop());
+    }
+  }
+
+  /// Move every queued operation to `aborted`, with `ec` as its result.
+  void abort_all(op_queue& aborted, const boost::system::error_code& ec) noexcept
+  {
+    for (op_queue& q : ops)
+      while (reactor_op* op = q.pop())
+      {
+        op->ec_ = ec;
+        aborted.push(op);
+      }
+  }
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
   std::mutex mutex;

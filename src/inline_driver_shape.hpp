@@ -4,9 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// What the inline drivers need from Asio, checked at compile time (src/reactor_drivers.cpp
-// says why each is needed): which driver a build gets is decided from these shapes, not
-// from a range of Boost versions. Private to the library; test/service checks the checks.
+// What the inline drivers need from Asio, checked at compile time: which driver a build gets
+// is decided from these shapes, not from a range of Boost versions (doc/design.md, "Asio's
+// reactor, not a public wait"). Private to the library; test/service checks the checks.
 #ifndef BOOST_ASIO_NOTIFY_SRC_INLINE_DRIVER_SHAPE_HPP
 #define BOOST_ASIO_NOTIFY_SRC_INLINE_DRIVER_SHAPE_HPP
 
@@ -18,7 +18,7 @@
 // Both inline drivers wait for the port's descriptor in the io_context's reactor, which
 // must then be Asio's epoll reactor (not io_uring, not select).
 #define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS 1
-// Asio's reactor interface, used by inline_driver (src/reactor_drivers.cpp says why).
+// Asio's reactor interface, used by inline_driver (src/inline_drivers.cpp).
 #include <boost/asio/detail/epoll_reactor.hpp>
 #include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/detail/scheduler.hpp>

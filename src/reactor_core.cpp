@@ -4,17 +4,18 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The reactor: per-socket operation queues on top of the notification port, the
-// REMOVE-synchronised teardown of socket state, and the drivers that dequeue packets.
+// reactor_core: operations started, performed, cancelled and completed on per-socket queues
+// over the notification port, and the sockets' registrations and teardown (design.md, "The
+// path of one operation", "Teardown").
 
 #include <boost/asio_notify/detail/op_work.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
 #include <boost/asio_notify/port.hpp>
 
-#include "reactor_driver.hpp"
 #include "descriptor_state.hpp"
 #include "descriptor_state_table.hpp"
+#include "reactor_driver.hpp"
 
 #include <boost/asio/error.hpp>
 #include <boost/system/system_error.hpp>
@@ -34,61 +35,10 @@ using boost::system::error_code;
 
 namespace {
 
-events wanted_events(const descriptor_state& s)
-{
-  events e = events::none;
-  if (!s.ops[read_op].empty())
-    e |= events::in | events::hangup;
-  if (!s.ops[write_op].empty())
-    e |= events::out;
-  if (!s.ops[except_op].empty())
-    e |= events::hangup;
-  return e;
-}
-
-// After a read that finished (with the state's mutex held): whether the next read or
-// readiness wait may skip asking the socket. A hang-up seen means there is always
-// something to read (end of file, an error).
-void record_read(descriptor_state& s, bool drained) { s.read_drained = drained && !s.hangup_seen; }
-
-// One attempt at an operation's system call (with the state's mutex held); keeps
-// `read_drained` up to date.
-bool attempt(descriptor_state& s, op_type type, reactor_op& op, bool from_packet)
-{
-  const bool read = type == read_op;
-  perform_context c{s.socket, from_packet, read && s.read_drained, read && s.drained_hint};
-  if (!op.perform(c))
-    return false;
-  if (read)
-    record_read(s, c.drained);
-  return true;
-}
-
-// Perform queued operations of one type in order until one would block.
-void perform_queue(descriptor_state& s, op_type type, op_queue& done, bool from_packet)
-{
-  while (reactor_op* op = s.ops[type].front())
-  {
-    if (!attempt(s, type, *op, from_packet))
-      break;
-    done.push(s.ops[type].pop());
-  }
-}
-
 // How often an entry is applied again when the whole call fails: such a call may have taken
 // effect (ponyc #5738), and applying an entry twice is the same as once (a second `remove`
 // reports not_found, which the close does not read).
 constexpr int whole_call_attempts = 8;
-
-void abort_all(descriptor_state& s, op_queue& aborted, const error_code& ec)
-{
-  for (op_queue& q : s.ops)
-    while (reactor_op* op = q.pop())
-    {
-      op->ec_ = ec;
-      aborted.push(op);
-    }
-}
 
 // `o` with the adversary it leaves to the environment filled in.
 reactor_options with_adversary(reactor_options o)
@@ -169,7 +119,7 @@ struct reactor_core::impl final : packet_handler
   // way, finds a stranger; nothing is leaked if it never comes.
   void end_registration(native_socket_type socket, void* key)
   {
-    registered_sockets.fetch_sub(1, std::memory_order_relaxed);
+    counters.registered_sockets.fetch_sub(1, std::memory_order_relaxed);
     registration r;
     r.socket = socket;
     r.key = key;
@@ -188,7 +138,7 @@ struct reactor_core::impl final : packet_handler
     {
       std::lock_guard<std::mutex> lock(s->mutex);
       s->closed = true;
-      abort_all(*s, aborted, boost::asio::error::operation_aborted);
+      s->abort_all(aborted, boost::asio::error::operation_aborted);
       registered = s->registered;
       hinted = s->drained_hint;
       key = descriptor_state_table::key_of(*s);
@@ -220,7 +170,7 @@ struct reactor_core::impl final : packet_handler
   void update_registration(descriptor_state& s, op_queue& done)
   {
     const bool edge = options.trigger == trigger_strategy::persistent_edge;
-    const events wanted = edge ? (events::in | events::out | events::hangup) : wanted_events(s);
+    const events wanted = edge ? (events::in | events::out | events::hangup) : s.wanted_events();
     if (wanted == events::none || (edge && s.registered) || has_all(s.armed, wanted))
       return;
     registration r;
@@ -231,19 +181,19 @@ struct reactor_core::impl final : packet_handler
     r.triggers = edge ? (trigger::edge | trigger::persistent) : (trigger::level | trigger::oneshot);
     if (error_code ec = apply_entry(r))
     {
-      abort_all(s, done, ec);
+      s.abort_all(done, ec);
       return;
     }
     if (!s.registered)
     {
-      registered_sockets.fetch_add(1, std::memory_order_relaxed);
+      reactor_counters::add(counters.registered_sockets);
       s.drained_hint = socket_ops::set_drained_hint(s.socket, true);
     }
     s.registered = true;
     s.armed = r.filter;
     if (edge) // rule 8: a condition true before an edge registration may never be reported
       for (int t = 0; t < max_ops; ++t)
-        perform_queue(s, static_cast<op_type>(t), done, false);
+        s.perform_queue(static_cast<op_type>(t), done, false);
   }
 
   // --- packets ---
@@ -269,12 +219,12 @@ struct reactor_core::impl final : packet_handler
     if (readable)
     {
       s->read_drained = false;
-      perform_queue(*s, read_op, done, true);
+      s->perform_queue(read_op, done, true);
     }
     if (error || has_any(p.events, events::out))
-      perform_queue(*s, write_op, done, true);
+      s->perform_queue(write_op, done, true);
     if (hangup)
-      perform_queue(*s, except_op, done, true);
+      s->perform_queue(except_op, done, true);
     try
     {
       update_registration(*s, done);
@@ -283,27 +233,12 @@ struct reactor_core::impl final : packet_handler
     {
       // No memory to re-arm with: the operations that would wait on without a registration
       // complete with no_memory rather than never.
-      abort_all(*s, done, boost::asio::error::no_memory);
+      s->abort_all(done, boost::asio::error::no_memory);
     }
   }
 
   // A packet for a socket closed since (its slot free, or another socket's now).
-  void drop_stale() { stale_packets.fetch_add(1, std::memory_order_relaxed); }
-
-  void dequeued(std::size_t packets) override
-  {
-    if (packets == 0)
-      return;
-    wakeups.fetch_add(1, std::memory_order_relaxed);
-    packets_dequeued.fetch_add(packets, std::memory_order_relaxed);
-  }
-
-  void handed_over(std::size_t packets) override
-  {
-    packets_handed_over.fetch_add(packets, std::memory_order_relaxed);
-  }
-
-  void io_thread_looked() override { io_thread_looks.fetch_add(1, std::memory_order_relaxed); }
+  void drop_stale() { reactor_counters::add(counters.stale_packets); }
 
   // Schedules the handlers of `done`: the first with `first`, the others with `rest` and
   // before the first (as Asio's reactor does: nothing is lost if the first handler throws).
@@ -316,7 +251,7 @@ struct reactor_core::impl final : packet_handler
       return;
     // Counted before the handlers are scheduled: a handler that reads the statistics
     // sees its own operation.
-    operations_completed.fetch_add(n, std::memory_order_relaxed);
+    reactor_counters::add(counters.operations_completed, n);
     if (first == rest && first == completion_mode::aborted)
     {
       const abort_hop_scope hop(abort_hop_executor()); // only here: off the I/O path
@@ -376,14 +311,6 @@ struct reactor_core::impl final : packet_handler
   std::atomic<bool> shut_down{false};
   std::optional<boost::asio::io_context::executor_type> abort_hop; // set once, under driver_mutex
   std::atomic<bool> abort_hop_known{false};
-
-  std::atomic<std::uint64_t> registered_sockets{0};
-  std::atomic<std::uint64_t> packets_dequeued{0};
-  std::atomic<std::uint64_t> wakeups{0};
-  std::atomic<std::uint64_t> packets_handed_over{0};
-  std::atomic<std::uint64_t> io_thread_looks{0};
-  std::atomic<std::uint64_t> operations_completed{0};
-  std::atomic<std::uint64_t> stale_packets{0};
 };
 
 reactor_core::reactor_core(const reactor_options& options) : impl_(new impl(options)) {}
@@ -405,14 +332,7 @@ reactor_options reactor_core::options() const
 
 reactor_statistics reactor_core::statistics() const noexcept
 {
-  reactor_statistics s;
-  s.registered_sockets = impl_->registered_sockets.load(std::memory_order_relaxed);
-  s.packets_dequeued = impl_->packets_dequeued.load(std::memory_order_relaxed);
-  s.wakeups = impl_->wakeups.load(std::memory_order_relaxed);
-  s.packets_handed_over = impl_->packets_handed_over.load(std::memory_order_relaxed);
-  s.io_thread_looks = impl_->io_thread_looks.load(std::memory_order_relaxed);
-  s.operations_completed = impl_->operations_completed.load(std::memory_order_relaxed);
-  s.stale_packets_dropped = impl_->stale_packets.load(std::memory_order_relaxed);
+  reactor_statistics s = impl_->counters.read();
   s.socket_states_allocated = impl_->states.allocated();
   return s;
 }
@@ -475,7 +395,7 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
       op->ec_ = start_error;
       finished.push(op);
     }
-    else if (s->ops[type].empty() && attempt(*s, type, *op, false))
+    else if (s->ops[type].empty() && s->attempt(type, *op, false))
       finished.push(op);
     else
     {
@@ -523,7 +443,7 @@ std::size_t reactor_core::receive_now(descriptor_state& s, socket_ops::native_bu
   const std::size_t n =
       socket_ops::recv(s.socket, bufs, count, flags, ec, s.drained_hint ? &drained : nullptr);
   if (!socket_ops::would_block(ec))
-    record_read(s, drained);
+    s.record_read(drained);
   return n;
 }
 
@@ -532,7 +452,7 @@ void reactor_core::cancel(descriptor_state& s)
   op_queue aborted;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    abort_all(s, aborted, boost::asio::error::operation_aborted);
+    s.abort_all(aborted, boost::asio::error::operation_aborted);
   }
   impl_->complete(aborted, completion_mode::aborted);
 }

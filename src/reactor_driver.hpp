@@ -8,16 +8,21 @@
 #ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
 #define BOOST_ASIO_NOTIFY_SRC_REACTOR_DRIVER_HPP
 
+#include "reactor_counters.hpp"
+
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/port.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include <cstdint>
 #include <memory>
 
 namespace boost {
+namespace asio {
+class io_context;
+} // namespace asio
+
 namespace asio_notify {
 namespace detail {
 
@@ -25,17 +30,14 @@ namespace detail {
 class packet_handler
 {
 public:
-  /// The dequeue returned `packets` packets (counted before any is handled).
-  virtual void dequeued(std::size_t packets) = 0;
-  /// `packets` packets were performed by another thread than the one that dequeued them.
-  virtual void handed_over(std::size_t packets) = 0;
-  /// An io thread looked into the port without waiting (the thread driver's speculation).
-  virtual void io_thread_looked() = 0;
   /// Act on one packet, however late or stale; operations it finishes are appended to
   /// `done`.
   virtual void handle(const packet& p, op_queue& done) = 0;
   /// Schedule the handlers of `done`: the first with `first`, the others with `rest`.
   virtual void complete(op_queue& done, completion_mode first, completion_mode rest) = 0;
+
+  /// What the drivers count: dequeues, hand-overs, io threads' looks.
+  reactor_counters counters;
 
 protected:
   ~packet_handler() = default;
@@ -54,10 +56,23 @@ public:
 
 /// Create the driver `options.driver` asks for, or the thread driver where the sockets'
 /// executor `io_executor` does not belong to an io_context (then `options.driver` is
-/// updated to say so).
+/// updated to say so). In driver_factory.cpp.
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
                                             packet_handler& handler);
+
+/// The inline driver `options.driver` asks for, or the next best one that this Boost and
+/// this io_context allow (`options.driver` says which); null where neither can run. In
+/// inline_drivers.cpp.
+std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
+                                                   reactor_options& options, port& p,
+                                                   packet_handler& handler);
+
+/// Reactor threads that hand their batches to `context_executor`'s threads, or perform
+/// them where it is empty. In thread_driver.cpp.
+std::unique_ptr<reactor_driver> make_thread_driver(port& p, packet_handler& handler,
+                                                   const reactor_options& options,
+                                                   boost::asio::any_io_executor context_executor);
 
 } // namespace detail
 } // namespace asio_notify
