@@ -22,13 +22,9 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/* Slots live in chunks of doubling size (64, 128, 256, ...) that are never moved or freed
-   while the table lives, so a key taken from any packet, however late, leads to a live
-   `descriptor_state`; whether that state is still the key's socket is then decided by its
-   generation, under its mutex. A closed socket's slot is reused at once: its generation
-   changes, so the packets still on their way for it find a stranger and are dropped. A
-   chunk's slots are constructed one at a time, as sockets first need them: the untouched
-   rest of a large chunk costs no memory (idle connections pay only for the slots used). */
+/// Slots in chunks never moved or freed while the table lives, each constructed when first
+/// used; a key names a slot and its generation. Why: doc/port_contract.md, "Keys that
+/// cannot dangle".
 class descriptor_state_table
 {
 public:

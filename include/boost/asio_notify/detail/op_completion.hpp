@@ -38,17 +38,9 @@ struct basic_arena
   bool spent = false;
 };
 
-/** Room inside an operation for the one object Asio allocates to schedule its completion
-    (an executor's queued function holding an `op_completion`), so that the operation's own
-    allocation, through its handler's allocator, is the only one (Asio's own operations
-    allocate once). A larger or a second request goes to Asio's recycling allocator.
-    Asio queues a completion as {its queue links, the function, the allocator}: 40 bytes
-    on 64-bit POSIX systems in every executor of Boost 1.81 to 1.90, 72 on Windows, whose
-    queued operations begin with an `OVERLAPPED` (with its flags, the arena takes 48 bytes
-    on POSIX, 80 on Windows; 8 bytes more with BOOST_ASIO_ENABLE_HANDLER_TRACKING, whose id
-    every queued operation carries). Every pending operation carries it, so it is kept to that:
-    idle connections pay for it (completion_arena_test checks that it fits, on each
-    platform and Boost version). */
+/// Room inside an operation for the one object Asio allocates to schedule its completion;
+/// a larger or a second request goes to Asio's recycling allocator. Why and how large:
+/// doc/design.md, "The completion arena".
 #if defined(BOOST_ASIO_ENABLE_HANDLER_TRACKING)
 constexpr std::size_t tracking_room = 8; // Asio's queued operations carry a tracking id
 #else
