@@ -15,27 +15,27 @@
 // - every registration has a generation carried in epoll_data; events that were in flight
 //   when a registration was removed or replaced fail the generation check and are dropped
 //   under the same lock that queues the `remove` packet, so nothing follows it.
-// - "one port per socket" is enforced by a process-wide table keyed by the socket's
-//   identity (device and inode), so a closed and reused descriptor is not mistaken for
-//   the socket it replaced.
+// - "one port per socket" is enforced by a process-wide table (socket_owners.hpp) that
+//   knows sockets by identity (device and inode), so a closed and reused descriptor is not
+//   mistaken for the socket it replaced.
 
+#include "eventfd_queue.hpp"
+#include "fd_table.hpp"
 #include "port_backend.hpp"
+#include "socket_identity_posix.hpp"
+#include "socket_owners.hpp"
 
 #include <boost/asio/error.hpp>
 
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <mutex>
 #include <memory>
-#include <vector>
 
 namespace boost {
 namespace asio_notify {
@@ -46,25 +46,6 @@ namespace {
 
 error_code last_error() { return error_code(errno, boost::system::system_category()); }
 
-// What identifies an open socket across descriptor reuse.
-struct socket_identity
-{
-  dev_t device = 0;
-  ino_t inode = 0;
-  bool operator==(const socket_identity& o) const { return device == o.device && inode == o.inode; }
-};
-
-error_code identify_socket(int fd, socket_identity& id)
-{
-  struct stat st;
-  if (::fstat(fd, &st) != 0)
-    return last_error();
-  if (!S_ISSOCK(st.st_mode))
-    return boost::asio::error::not_socket;
-  id = {st.st_dev, st.st_ino};
-  return {};
-}
-
 bool is_datagram_socket(int fd)
 {
   int type = 0;
@@ -72,100 +53,11 @@ bool is_datagram_socket(int fd)
   return ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
 }
 
-// A table indexed by descriptor, grown a page at a time. Descriptors are small, dense
-// integers: this takes a third of a hash map's memory per socket and no hashing. `T` says
-// whether a slot holds something with its `used()` member; a new page's slots are
-// value-initialised (zero, for bit-fields).
-template <class T>
-class fd_table
-{
-public:
-  T* find(int fd) noexcept
-  {
-    const auto i = static_cast<std::size_t>(fd);
-    if (fd < 0 || i / page_size >= pages_.size() || !pages_[i / page_size])
-      return nullptr;
-    T& slot = pages_[i / page_size][i % page_size];
-    return slot.used() ? &slot : nullptr;
-  }
-
-  /// The slot of `fd`, created unused if missing (fd >= 0).
-  T& slot(int fd)
-  {
-    const auto i = static_cast<std::size_t>(fd);
-    if (i / page_size >= pages_.size())
-      pages_.resize(i / page_size + 1);
-    if (!pages_[i / page_size])
-      pages_[i / page_size].reset(new T[page_size]());
-    return pages_[i / page_size][i % page_size];
-  }
-
-  template <class F>
-  void for_each(F f)
-  {
-    for (std::size_t p = 0; p < pages_.size(); ++p)
-      for (std::size_t i = 0; pages_[p] && i < page_size; ++i)
-        if (pages_[p][i].used())
-          f(static_cast<int>(p * page_size + i), pages_[p][i]);
-  }
-
-private:
-  static constexpr std::size_t page_size = 256;
-  std::vector<std::unique_ptr<T[]>> pages_;
-};
-
-// Rule 1: a socket belongs to one port. Keyed by descriptor; the identity tells a live
-// owner from a stale entry left by a socket closed without removal. The ports keep no
-// identity of their own (an idle connection pays for one): `owns` tells them whether a
-// registration of theirs is still their socket's.
-class socket_owners
-{
-public:
-  error_code claim(int fd, const socket_identity& id, const void* owner)
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    entry& e = owners_.slot(fd);
-    if (e.used() && e.owner != owner && e.id == id)
-      return boost::asio::error::already_open;
-    e = entry{id, owner};
-    return {};
-  }
-
-  void release(int fd, const void* owner)
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    entry* e = owners_.find(fd);
-    if (e && e->owner == owner)
-      e->owner = nullptr;
-  }
-
-  /// Whether `fd` is claimed by `owner` for the socket `id` names.
-  bool owns(int fd, const void* owner, const socket_identity& id)
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const entry* e = owners_.find(fd);
-    return e && e->owner == owner && e->id == id;
-  }
-
-  // Never destroyed: a port, and sockets registered with it, may outlive the statics (an
-  // io_context with a global's lifetime closes its sockets after main returns).
-  static socket_owners& instance()
-  {
-    static socket_owners* owners = new socket_owners;
-    return *owners;
-  }
-
-private:
-  struct entry
-  {
-    socket_identity id;
-    const void* owner = nullptr; // null: unclaimed
-
-    bool used() const noexcept { return owner != nullptr; }
-  };
-  std::mutex mutex_;
-  fd_table<entry> owners_;
-};
+// Rule 1. The ports keep no identity of their own (an idle connection pays for one): `owns`
+// tells them whether a registration of theirs is still their socket's.
+using detail::identify_socket;
+using detail::socket_identity;
+using socket_owners = detail::socket_owners<int, socket_identity, detail::fd_table>;
 
 constexpr std::uint64_t wakeup_tag = ~std::uint64_t(0);
 
@@ -217,19 +109,15 @@ public:
   static_assert(sizeof(void*) != 8 || sizeof(entry) == 16, "an idle connection pays for it");
 
   int epoll_fd = -1;
-  int wakeup_fd = -1;
   std::mutex mutex;
-  fd_table<entry> entries;
+  detail::fd_table<entry> entries;
   std::size_t registrations = 0;
-  std::vector<packet> queued;               // user and remove packets, woken through wakeup_fd
-  std::atomic<std::size_t> queued_count{0}; // queued.size(), read without the mutex
+  detail::eventfd_queue queued; // user and remove packets
   std::uint32_t next_generation = 1;
 
   ~epoll_port() override
   {
     entries.for_each([this](int fd, entry&) { socket_owners::instance().release(fd, this); });
-    if (wakeup_fd >= 0)
-      ::close(wakeup_fd);
     if (epoll_fd >= 0)
       ::close(epoll_fd);
   }
@@ -422,40 +310,14 @@ public:
 
   // Room in `queued` for `more` packets besides one REMOVE per registration (throws
   // std::bad_alloc, having changed nothing).
-  void reserve_queue(std::size_t more)
-  {
-    const std::size_t needed = queued.size() + registrations + more;
-    if (queued.capacity() < needed)
-      queued.reserve(std::max(needed, 2 * queued.capacity()));
-  }
+  void reserve_queue(std::size_t more) { queued.reserve(queued.size() + registrations + more); }
 
   // Never allocates for a REMOVE packet (reserve_queue made its room at registration).
   void queue(const packet& p)
   {
     if (p.kind == packet_kind::user)
       reserve_queue(1);
-    queued.push_back(p);
-    queued_count.store(queued.size(), std::memory_order_relaxed);
-    if (queued.size() == 1)
-    {
-      const std::uint64_t one = 1;
-      // Cannot fail short of a counter overflow, which a one-per-empty-queue write never reaches.
-      [[maybe_unused]] ssize_t n = ::write(wakeup_fd, &one, sizeof(one));
-    }
-  }
-
-  std::size_t take_queued(packet* out, std::size_t capacity)
-  {
-    const std::size_t n = std::min(capacity, queued.size());
-    std::copy_n(queued.begin(), n, out);
-    queued.erase(queued.begin(), queued.begin() + static_cast<std::ptrdiff_t>(n));
-    queued_count.store(queued.size(), std::memory_order_relaxed);
-    if (n != 0 && queued.empty())
-    {
-      std::uint64_t count;
-      [[maybe_unused]] ssize_t r = ::read(wakeup_fd, &count, sizeof(count)); // level: quiet now
-    }
-    return n;
+    queued.push(p);
   }
 
   // Turns one epoll event into a packet; false when it must be dropped.
@@ -516,10 +378,10 @@ public:
     std::size_t dropped = 0;
     for (;;)
     {
-      if (queued_count.load(std::memory_order_relaxed) != 0)
+      if (queued.maybe_waiting())
       {
         std::lock_guard<std::mutex> lock(mutex);
-        n += take_queued(out + n, capacity - n);
+        n += queued.take(out + n, capacity - n);
       }
       if (n == capacity)
         return n;
@@ -553,7 +415,7 @@ public:
         // not the kernel's: counting them would make this wrap around).
         dropped += static_cast<std::size_t>(got) - translated - (wakeup ? 1 : 0);
         if (wakeup) // after the kernel's events, which were given room for
-          n += take_queued(out + n, capacity - n);
+          n += queued.take(out + n, capacity - n);
         // Each registration drops at most one event before it is parked, disarmed or out
         // of epoll; a batch's worth more are events of sockets removed while this thread
         // waited for the lock (gone from epoll, they do not come back). Only a closed
@@ -599,8 +461,7 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, e
     ec = last_error();
     return nullptr;
   }
-  p->wakeup_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (p->wakeup_fd < 0)
+  if (!p->queued.open())
   {
     ec = last_error();
     return nullptr;
@@ -608,7 +469,7 @@ std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, e
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.u64 = wakeup_tag;
-  if (::epoll_ctl(p->epoll_fd, EPOLL_CTL_ADD, p->wakeup_fd, &ev) != 0)
+  if (::epoll_ctl(p->epoll_fd, EPOLL_CTL_ADD, p->queued.fd(), &ev) != 0)
   {
     ec = last_error();
     return nullptr;
