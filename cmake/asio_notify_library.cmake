@@ -6,7 +6,15 @@
 # per OS, and what every user of it needs. The caller adds the include directories and the
 # Boost dependencies, which differ between the two.
 if(WIN32)
-  set(asio_notify_backend_sources src/port_win.cpp src/port_afd.cpp src/socket_ops_win.cpp)
+  set(asio_notify_backend_sources
+    src/win/afd.cpp
+    src/win/afd_engine.cpp
+    src/win/afd_port.cpp
+    src/win/backend_choice.cpp
+    src/win/completion_port.cpp
+    src/win/psn_port.cpp
+    src/win/system.cpp
+    src/socket_ops_win.cpp)
 else()
   set(asio_notify_backend_sources src/port_epoll.cpp src/socket_ops_posix.cpp)
 endif()

@@ -4,8 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The Windows port: its ProcessSocketNotifications (PSN) backend, what both Windows
-// backends share (port_win_common.hpp), and the choice between PSN and AFD (port_afd.cpp).
+// The ProcessSocketNotifications (PSN) backend of the Windows port.
 //
 // PSN applies a batch of registrations and dequeues a batch of packets in one call; the
 // contract is the operating system's, and this file only translates. Microsoft documents
@@ -18,9 +17,10 @@
 // PSN exists from build 20348 and is resolved at run time, so one binary loads everywhere;
 // where it is missing the automatic choice is AFD.
 
-#include "port_win_common.hpp"
-
-#include <boost/asio_notify/detail/win_psn.hpp>
+#include "backends.hpp"
+#include "completion_port.hpp"
+#include "psn.hpp"
+#include "system.hpp"
 
 #include <boost/asio/error.hpp>
 #include <boost/assert/source_location.hpp>
@@ -29,14 +29,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace boost {
 namespace asio_notify {
+namespace detail {
+namespace win {
 
 using boost::system::error_code;
-using detail::process_socket_notifications_fn;
 
 // The port's flag values are PSN's, so entries and packets convert by value.
 static_assert(detail::to_bits(events::in) == detail::psn::register_event_in &&
@@ -56,126 +55,6 @@ static_assert(detail::to_bits(trigger::oneshot) == detail::psn::trigger_oneshot 
               "trigger values are SOCK_NOTIFY_TRIGGER_* values");
 static_assert(sizeof(native_socket_type) == sizeof(SOCKET), "native_socket_type holds a SOCKET");
 
-// --- what both Windows backends share ----------------------------------------------------
-
-namespace detail {
-namespace win {
-
-OVERLAPPED user_packet_marker{};
-
-error_code win32_error(DWORD code) noexcept
-{
-  if (code == ERROR_NOT_FOUND)
-    return boost::asio::error::not_found;
-  return error_code(static_cast<int>(code), boost::system::system_category());
-}
-
-error_code last_error() noexcept { return win32_error(::GetLastError()); }
-
-error_code socket_error(DWORD code) noexcept
-{
-  if (code == ERROR_INVALID_HANDLE || code == WSAENOTSOCK || code == WSAEBADF)
-    return boost::asio::error::bad_descriptor;
-  return win32_error(code);
-}
-
-error_code nt_status_error(LONG status) noexcept
-{
-  using convert_fn = ULONG(WINAPI*)(LONG);
-  static const convert_fn convert =
-      system_function<convert_fn>(L"ntdll.dll", "RtlNtStatusToDosError");
-  return socket_error(convert ? convert(status) : ERROR_MR_MID_NOT_FOUND);
-}
-
-bool translate_user_packet(const OVERLAPPED_ENTRY& e, packet& out) noexcept
-{
-  if (e.lpOverlapped != &user_packet_marker)
-    return false;
-  out.key = reinterpret_cast<void*>(e.lpCompletionKey);
-  out.events = events::none;
-  out.value = e.dwNumberOfBytesTransferred;
-  out.kind = packet_kind::user;
-  return true;
-}
-
-bool socket_identity::operator==(const socket_identity& o) const noexcept
-{
-  return std::memcmp(&id, &o.id, sizeof(id)) == 0;
-}
-
-socket_identity identify(SOCKET s) noexcept
-{
-  socket_identity i;
-  if (!::GetFileInformationByHandleEx(reinterpret_cast<HANDLE>(s), FileIdInfo, &i.id, sizeof(i.id)))
-    i = socket_identity{};
-  return i;
-}
-
-error_code start_winsock() noexcept
-{
-  // Started once for the process and cleaned up at exit, as Asio's own winsock_init does
-  // (that class is in boost::asio::detail, so it is not used here).
-  struct session
-  {
-    int result;
-    session() noexcept
-    {
-      WSADATA data;
-      result = ::WSAStartup(MAKEWORD(2, 2), &data);
-    }
-    ~session()
-    {
-      if (result == 0)
-        ::WSACleanup();
-    }
-  };
-  static const session winsock;
-  return winsock.result == 0 ? error_code() : win32_error(static_cast<DWORD>(winsock.result));
-}
-
-DWORD to_wait_ms(std::chrono::milliseconds timeout) noexcept
-{
-  if (timeout == port::infinite)
-    return INFINITE;
-  if (timeout.count() <= 0)
-    return 0;
-  return static_cast<DWORD>(
-      std::min<std::chrono::milliseconds::rep>(timeout.count(), INFINITE - 1));
-}
-
-DWORD wait_budget::left_ms() const noexcept
-{
-  if (timeout_ == port::infinite)
-    return INFINITE;
-  const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - start_);
-  return spent >= timeout_ ? 0 : to_wait_ms(timeout_ - spent);
-}
-
-} // namespace win
-} // namespace detail
-
-detail::win::completion_port::~completion_port()
-{
-  if (iocp)
-    ::CloseHandle(iocp);
-}
-
-bool detail::win::completion_port::open_completion_port(error_code& ec) noexcept
-{
-  iocp = ::CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 0);
-  if (!iocp)
-    ec = detail::win::last_error();
-  return iocp != nullptr;
-}
-
-void detail::win::completion_port::post(void* key, std::uint32_t value, error_code& ec)
-{
-  if (!::PostQueuedCompletionStatus(iocp, value, reinterpret_cast<ULONG_PTR>(key),
-                                    &detail::win::user_packet_marker))
-    ec = detail::win::last_error();
-}
-
 namespace {
 
 // --- finding ProcessSocketNotifications ---------------------------------------------------
@@ -186,8 +65,7 @@ process_socket_notifications_fn system_psn() noexcept
   // in mswsock.dll and ws2_32 forwards to it (ponyc PR #5685); GetProcAddress follows the
   // forwarder.
   static const process_socket_notifications_fn resolved =
-      detail::win::system_function<process_socket_notifications_fn>(L"ws2_32.dll",
-                                                                    "ProcessSocketNotifications");
+      system_function<process_socket_notifications_fn>(L"ws2_32.dll", "ProcessSocketNotifications");
   return resolved;
 }
 
@@ -231,8 +109,8 @@ error_code psn_error(DWORD result) noexcept
   if (result == ERROR_SUCCESS)
     return {};
   const error_code ec = (result & 0xC0000000u) == 0xC0000000u
-                            ? detail::win::nt_status_error(static_cast<LONG>(result))
-                            : detail::win::socket_error(result);
+                            ? nt_status_error(static_cast<LONG>(result))
+                            : socket_error(result);
   if (ec == error_code(ERROR_INVALID_PARAMETER, boost::system::system_category()))
     return boost::asio::error::invalid_argument;
   return ec;
@@ -265,7 +143,7 @@ constexpr DWORD known_events = detail::psn::register_event_in | detail::psn::reg
 // without any known bit reports nothing.
 bool translate(const OVERLAPPED_ENTRY& e, packet& out) noexcept
 {
-  if (detail::win::translate_user_packet(e, out))
+  if (translate_user_packet(e, out))
     return true;
   out.key = reinterpret_cast<void*>(e.lpCompletionKey);
   const DWORD bits = e.dwNumberOfBytesTransferred & known_events;
@@ -301,7 +179,7 @@ detail::sock_notify_registration to_native(const registration& r) noexcept
 
 // --- the PSN backend ----------------------------------------------------------------------
 
-class psn_port final : public detail::win::completion_port
+class psn_port final : public completion_port
 {
 public:
   explicit psn_port(process_socket_notifications_fn f) noexcept : psn_(f) {}
@@ -313,7 +191,7 @@ public:
   std::size_t process(boost::span<registration> regs, boost::span<packet> packets,
                       std::chrono::milliseconds timeout, error_code& ec) override
   {
-    const detail::win::wait_budget budget(timeout);
+    const wait_budget budget(timeout);
     std::size_t next = 0;
     // Registrations go in chunks; the last chunk travels with the first dequeue.
     for (;;)
@@ -431,7 +309,7 @@ private:
   // The last chunk and the dequeue in one call; the wait goes on (without entries) after an
   // early timeout or a dequeue of nothing the port's, until the time is up.
   std::size_t apply_and_dequeue(chunk& c, boost::span<registration> regs,
-                                boost::span<packet> packets, const detail::win::wait_budget& budget,
+                                boost::span<packet> packets, const wait_budget& budget,
                                 error_code& ec) noexcept
   {
     OVERLAPPED_ENTRY entries[packet_batch];
@@ -471,20 +349,9 @@ private:
   process_socket_notifications_fn psn_;
 };
 
-// --- choosing a backend -------------------------------------------------------------------
+} // namespace
 
-// What `automatic` means here: the environment's choice, else PSN where it exists, else AFD.
-port_backend automatic_backend() noexcept
-{
-  if (const char* name = std::getenv(port_backend_variable))
-  {
-    if (std::strcmp(name, "psn") == 0)
-      return port_backend::psn;
-    if (std::strcmp(name, "afd") == 0)
-      return port_backend::afd;
-  }
-  return current_psn() ? port_backend::psn : port_backend::afd;
-}
+bool psn_available() noexcept { return current_psn() != nullptr; }
 
 std::unique_ptr<port::impl, port::impl_deleter> open_psn_port(error_code& ec)
 {
@@ -500,49 +367,13 @@ std::unique_ptr<port::impl, port::impl_deleter> open_psn_port(error_code& ec)
   return std::unique_ptr<port::impl, port::impl_deleter>(p.release());
 }
 
-} // namespace
-
-namespace detail {
+} // namespace win
 
 void set_process_socket_notifications_for_testing(process_socket_notifications_fn fn) noexcept
 {
-  psn_for_testing.store(fn, std::memory_order_release);
-}
-
-std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, error_code& ec)
-{
-  ec = {};
-  if (b == port_backend::automatic)
-    b = automatic_backend();
-  if (b == port_backend::epoll)
-  {
-    ec = boost::asio::error::operation_not_supported; // Linux's
-    return nullptr;
-  }
-  if ((ec = win::start_winsock()))
-    return nullptr;
-  return b == port_backend::psn ? open_psn_port(ec) : win::open_afd_port(ec);
+  win::psn_for_testing.store(fn, std::memory_order_release);
 }
 
 } // namespace detail
-
-bool is_supported(port_backend b) noexcept
-{
-  switch (b)
-  {
-  case port_backend::psn:
-    return current_psn() != nullptr;
-  case port_backend::afd:
-    return detail::win::afd_available();
-  case port_backend::epoll:
-    return false;
-  case port_backend::automatic:
-    break;
-  }
-  return is_supported(automatic_backend());
-}
-
-bool is_supported() noexcept { return is_supported(port_backend::automatic); }
-
 } // namespace asio_notify
 } // namespace boost

@@ -11,8 +11,10 @@
 // it, and the function is resolved at run time anyway (it exists from build 20348). The
 // names are the project's, in `detail`, so they never clash with an SDK that has them;
 // where the SDK does declare them the layouts and values are checked against it below.
-#ifndef BOOST_ASIO_NOTIFY_DETAIL_WIN_PSN_HPP
-#define BOOST_ASIO_NOTIFY_DETAIL_WIN_PSN_HPP
+// Private to the library and its Windows tests (test/windows), which install a double
+// through the testing hook declared here.
+#ifndef BOOST_ASIO_NOTIFY_SRC_WIN_PSN_HPP
+#define BOOST_ASIO_NOTIFY_SRC_WIN_PSN_HPP
 
 #if defined(_WIN32)
 

@@ -1,0 +1,500 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The AFD engine: the socket state notification contract emulated on IOCTL_AFD_POLL, the
+// mechanism wepoll, libuv, mio and smol-rs/polling use. A registration has at most one poll
+// in flight, whose memory lives in the registration, freed only once that poll's completion
+// is dequeued. How each rule maps onto AFD, and where AFD cannot honour the contract exactly
+// (edge triggering, sockets closed without remove, Wine): doc/windows.md, "The AFD backend".
+
+#include "afd_engine.hpp"
+
+#include "../socket_owners.hpp"
+#include "afd.hpp"
+#include "afd_registration.hpp"
+#include "system.hpp"
+#include "psn.hpp"
+
+#include <boost/asio/error.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+namespace win {
+
+namespace {
+
+using boost::system::error_code;
+
+// Rule 1: which port each registered socket belongs to, for the whole process.
+template <class T>
+using socket_table = detail::hashed_table<SOCKET, T>;
+using socket_owners = detail::socket_owners<SOCKET, socket_identity, socket_table>;
+socket_owners& owners() { return socket_owners::instance(); }
+
+// The completion key of the helper handle, and the lpOverlapped of a REMOVE packet that is
+// posted because no poll was in flight: addresses nothing else produces.
+char afd_completion_key;
+OVERLAPPED remove_packet_marker{};
+
+// How often a dequeuing thread samples reported edge conditions while it waits.
+constexpr DWORD edge_sample_interval_ms = 10;
+
+class afd_engine_impl final : public afd_engine
+{
+public:
+  explicit afd_engine_impl(HANDLE iocp) noexcept : iocp_(iocp) {}
+
+  bool open(error_code& ec) noexcept
+  {
+    helper_ = open_afd_helper(ec);
+    if (!helper_)
+      return false;
+    if (!::CreateIoCompletionPort(helper_, iocp_, reinterpret_cast<ULONG_PTR>(&afd_completion_key),
+                                  0) ||
+        !::SetFileCompletionNotificationModes(helper_, FILE_SKIP_SET_EVENT_ON_HANDLE))
+    {
+      ec = last_error();
+      return false;
+    }
+    return true;
+  }
+
+  ~afd_engine_impl() override
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      rearm_.clear(); // first: it marks the registrations freed below
+      edge_watch_.clear();
+      for (auto& entry : table_)
+      {
+        afd_registration* r = entry.second;
+        owners().release(r->socket, this);
+        if (r->in_flight)
+          r->end = fate::dropped; // freed when its completion comes back, below
+        else
+          delete r;
+      }
+      table_.clear();
+    }
+    if (helper_)
+    {
+      drain_polls();
+      ::CloseHandle(helper_);
+    }
+  }
+
+  void apply(boost::span<registration> regs) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (registration& r : regs)
+      if (!(r.result = validate(r)))
+        r.result = apply_one(r);
+  }
+
+  DWORD before_wait(DWORD wait) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    arm_completed();
+    if (edge_watch_.empty())
+      return wait;
+    sample_edges();
+    return std::min(wait, edge_sample_interval_ms);
+  }
+
+  void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, packet* out,
+                entry_kind* kinds) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < count; ++i)
+      kinds[i] = complete_one(entries[i], out[i]);
+  }
+
+  std::size_t size() override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return table_.size();
+  }
+
+private:
+  static constexpr std::size_t drain_batch = 64;
+
+  // --- registrations (mutex_ held) ---
+
+  error_code apply_one(const registration& r)
+  {
+    const SOCKET s = static_cast<SOCKET>(r.socket);
+    if (r.operation == operation::enable)
+      return enable(s, r);
+    afd_registration* reg = find(s);
+    if (!reg)
+      return boost::asio::error::not_found;
+    if (r.operation == operation::disable)
+    {
+      reg->enabled = false; // a poll in flight is filtered when it completes
+      unwatch(reg);
+      return {};
+    }
+    forget(reg);
+    if (reg->in_flight)
+    {
+      reg->end = fate::removed;
+      cancel(reg);
+    }
+    else
+    {
+      post_remove(reg->key);
+      delete reg;
+    }
+    return {};
+  }
+
+  error_code enable(SOCKET s, const registration& r)
+  {
+    afd_registration* reg = find(s);
+    if (reg && reg->key != r.key)
+      return boost::asio::error::invalid_argument; // rule 2: remove, then register anew
+    if (!reg)
+    {
+      error_code ec;
+      const SOCKET base = base_handle(s, ec);
+      if (ec)
+        return ec;
+      const socket_identity id = identify(s);
+      // Every allocation first: a bad_alloc leaves nothing claimed or registered.
+      auto fresh = std::make_unique<afd_registration>();
+      reserve_room(table_.size() + 1);
+      if ((ec = owners().claim(s, id, this)))
+        return ec; // rule 1: another port's socket (already_open)
+      try
+      {
+        table_.emplace(s, fresh.get());
+      }
+      catch (...)
+      {
+        owners().release(s, this);
+        throw;
+      }
+      reg = fresh.release();
+      reg->socket = s;
+      reg->base = base;
+      reg->identity = id;
+      reg->key = r.key;
+    }
+    reg->filter = r.filter;
+    reg->triggers = r.triggers;
+    reg->enabled = true;
+    reg->reported = events::none;
+    unwatch(reg);
+    return arm_or_end(reg);
+  }
+
+  // Room for `n` registrations in what the dequeue path fills, so that it never allocates.
+  void reserve_room(std::size_t n)
+  {
+    edge_watch_.reserve(n);
+    rearm_.reserve(n);
+    sampled_.reserve(n);
+    arming_.reserve(n);
+    poll_fds_.reserve(n);
+  }
+
+  // The live registration of `s`, or null. A registration whose handle value now names
+  // another socket (closed without remove, then reused) is dropped on the way.
+  afd_registration* find(SOCKET s)
+  {
+    const auto it = table_.find(s);
+    if (it == table_.end())
+      return nullptr;
+    afd_registration* reg = it->second;
+    if (identify(s) == reg->identity)
+      return reg;
+    forget(reg);
+    drop(reg);
+    return nullptr;
+  }
+
+  // Takes a registration out of the table (and the process-wide owners); it stays alive
+  // for its poll in flight, if any.
+  void forget(afd_registration* reg)
+  {
+    table_.erase(reg->socket);
+    owners().release(reg->socket, this);
+    unwatch(reg);
+    rearm_.erase(reg);
+  }
+
+  // Frees a forgotten registration now, or when its poll in flight completes.
+  void drop(afd_registration* reg)
+  {
+    if (reg->in_flight)
+    {
+      reg->end = fate::dropped;
+      cancel(reg);
+    }
+    else
+      delete reg;
+  }
+
+  // --- polls (mutex_ held) ---
+
+  // Makes the poll in flight cover what the registration asks for.
+  error_code arm(afd_registration* reg)
+  {
+    const ULONG mask = wanted_mask(*reg);
+    if (reg->in_flight)
+    {
+      if ((mask & ~reg->in_flight_mask) != 0)
+        cancel(reg); // its completion submits the wider poll
+      return {};
+    }
+    return mask ? submit(reg, mask) : error_code();
+  }
+
+  // arm(), ending the registration when its socket can no longer be polled (closed).
+  error_code arm_or_end(afd_registration* reg)
+  {
+    const error_code ec = arm(reg);
+    if (ec)
+    {
+      forget(reg);
+      drop(reg);
+    }
+    return ec;
+  }
+
+  error_code submit(afd_registration* reg, ULONG mask)
+  {
+    reg->info.timeout.QuadPart = (std::numeric_limits<LONGLONG>::max)();
+    reg->info.number_of_handles = 1;
+    reg->info.exclusive = FALSE;
+    reg->info.handles[0].handle = reinterpret_cast<HANDLE>(reg->base);
+    reg->info.handles[0].events = mask;
+    reg->info.handles[0].status = 0;
+    reg->iosb.Status = status_pending;
+    const NTSTATUS status = nt().device_io_control_file(
+        helper_, nullptr, nullptr, &reg->iosb, &reg->iosb, ioctl_afd_poll, &reg->info,
+        sizeof(reg->info), &reg->info, sizeof(reg->info));
+    // Pending or done at once, the completion comes through the port (the helper does not
+    // skip the port on success).
+    if (status != status_pending && !nt_success(status))
+      return nt_status_error(status);
+    reg->in_flight = true;
+    reg->cancel_sent = false;
+    reg->in_flight_mask = mask;
+    ++in_flight_;
+    return {};
+  }
+
+  void cancel(afd_registration* reg) noexcept
+  {
+    if (!reg->in_flight || reg->cancel_sent)
+      return;
+    IO_STATUS_BLOCK cancel_iosb{};
+    nt().cancel_io_file_ex(helper_, &reg->iosb, &cancel_iosb); // STATUS_NOT_FOUND: done already
+    reg->cancel_sent = true;
+  }
+
+  void post_remove(void* key) noexcept
+  {
+    ::PostQueuedCompletionStatus(iocp_, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
+                                 &remove_packet_marker);
+  }
+
+  // --- completions (mutex_ held) ---
+
+  // What one dequeued entry is to the engine; a packet is written to `out`.
+  entry_kind complete_one(const OVERLAPPED_ENTRY& e, packet& out)
+  {
+    if (e.lpOverlapped == &remove_packet_marker)
+    {
+      out.key = reinterpret_cast<void*>(e.lpCompletionKey);
+      out.value = 0;
+      out.kind = packet_kind::notification;
+      out.events = events::remove;
+      return entry_kind::packet;
+    }
+    if (e.lpCompletionKey != reinterpret_cast<ULONG_PTR>(&afd_completion_key) || !e.lpOverlapped)
+      return entry_kind::foreign;
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    return poll_completed(registration_of(e.lpOverlapped), out) ? entry_kind::packet
+                                                                : entry_kind::nothing;
+  }
+
+  bool poll_completed(afd_registration* reg, packet& out)
+  {
+    reg->in_flight = false;
+    --in_flight_;
+    if (reg->end == fate::dropped)
+    {
+      delete reg;
+      return false;
+    }
+    out.key = reg->key;
+    if (reg->end == fate::removed)
+    {
+      out.events = events::remove; // rule 3: the last packet of the registration
+      delete reg;
+      return true;
+    }
+    const NTSTATUS status = reg->iosb.Status;
+    const ULONG found =
+        nt_success(status) && reg->info.number_of_handles != 0 ? reg->info.handles[0].events : 0;
+    if ((found & afd_poll_local_close) || (!nt_success(status) && status != status_cancelled))
+    {
+      forget(reg); // rule 4: closed, and the registration went with it
+      delete reg;
+      return false;
+    }
+    const events now = to_events(found) & (reg->filter | events::error) & ~reg->reported;
+    const bool report = reg->enabled && now != events::none;
+    if (report)
+    {
+      out.events = now;
+      if (reg->oneshot())
+        reg->enabled = false; // rule 7
+      if (reg->edge())
+        watch(reg, now);
+    }
+    rearm_.insert(reg);
+    return report;
+  }
+
+  // Polls again for the registrations whose poll completed. Not at once: a level-triggered
+  // condition is sampled when a thread next dequeues, as epoll's ready list is, so data
+  // read between two dequeues is not reported from a poll that completed before the read.
+  void arm_completed()
+  {
+    rearm_.take(arming_);
+    for (afd_registration* reg : arming_)
+      arm_or_end(reg);
+  }
+
+  // --- edge emulation (mutex_ held) ---
+
+  void watch(afd_registration* reg, events reported)
+  {
+    // The resample delay runs from the first report of what is held now: reports of other
+    // events meanwhile must not postpone it (a toggling `out` would starve a held `in`).
+    if (reg->reported == events::none)
+    {
+      const ULONGLONG now = ::GetTickCount64();
+      if (now - reg->reported_at_ms > 2 * edge_resample_last_ms)
+        reg->repeats = 0; // quiet long enough: earlier repeats say nothing about now
+      reg->reported_at_ms = now;
+    }
+    reg->reported = reg->reported | reported;
+    edge_watch_.insert(reg);
+  }
+
+  void unwatch(afd_registration* reg)
+  {
+    reg->reported = events::none;
+    reg->repeats = 0;
+    edge_watch_.erase(reg);
+  }
+
+  // Which reported conditions are asked for again, so that their next rise is reported:
+  // those seen false, and those that have held for longer than the registration's resample
+  // delay. AFD cannot tell "still unread" from "drained, then more arrived" between two
+  // samples, and only the second is a rise; re-reporting a condition that held that long
+  // (a spurious packet for a socket left undrained, at most one per delay, the delay
+  // doubling) is what keeps the second from being lost.
+  void sample_edges()
+  {
+    edge_watch_.copy_to(sampled_);
+    poll_fds_.resize(sampled_.size()); // within the reserved room
+    for (std::size_t i = 0; i < sampled_.size(); ++i)
+      poll_fds_[i] = WSAPOLLFD{sampled_[i]->socket, POLLRDNORM | POLLWRNORM, 0};
+    const bool polled =
+        ::WSAPoll(poll_fds_.data(), static_cast<ULONG>(poll_fds_.size()), 0) != SOCKET_ERROR;
+    const ULONGLONG now = ::GetTickCount64();
+    for (std::size_t i = 0; i < sampled_.size(); ++i)
+    {
+      afd_registration* reg = sampled_[i];
+      const SHORT r = polled ? poll_fds_[i].revents : 0;
+      if (r & POLLNVAL)
+        continue; // closed: its poll's LOCAL_CLOSE ends it
+      events fallen = polled ? reg->reported & ~holding(r) : events::none;
+      if (fallen == reg->reported)
+        reg->repeats = 0; // all seen false: the socket was drained
+      else if (now - reg->reported_at_ms >= resample_delay_ms(*reg))
+      {
+        fallen = reg->reported; // held past the delay: asked for again, fallen or not
+        ++reg->repeats;
+      }
+      if (fallen == events::none)
+        continue;
+      reg->reported = reg->reported & ~fallen;
+      if (reg->reported == events::none)
+        edge_watch_.erase(reg);
+      arm_or_end(reg);
+    }
+  }
+
+  // Cancels every poll and waits (bounded) for their completions, so no registration is
+  // freed while the kernel may still write into it. One that never completes is leaked
+  // rather than freed under the kernel.
+  void drain_polls() noexcept
+  {
+    IO_STATUS_BLOCK cancel_iosb{};
+    nt().cancel_io_file_ex(helper_, nullptr, &cancel_iosb);
+    for (int quiet_rounds = 0; in_flight_ != 0 && quiet_rounds < 50;)
+    {
+      OVERLAPPED_ENTRY entries[drain_batch];
+      ULONG received = 0;
+      if (!::GetQueuedCompletionStatusEx(iocp_, entries, drain_batch, &received, 100, FALSE))
+      {
+        ++quiet_rounds;
+        continue;
+      }
+      for (ULONG i = 0; i < received; ++i)
+        if (entries[i].lpCompletionKey == reinterpret_cast<ULONG_PTR>(&afd_completion_key) &&
+            entries[i].lpOverlapped)
+        {
+          afd_registration* reg = registration_of(entries[i].lpOverlapped);
+          --in_flight_;
+          delete reg; // every registration is dropped or removed by now
+        }
+    }
+  }
+
+  std::mutex mutex_;
+  const HANDLE iocp_;
+  HANDLE helper_ = nullptr;
+  std::unordered_map<SOCKET, afd_registration*> table_;
+  registration_list edge_watch_{&afd_registration::watched};
+  registration_list rearm_{&afd_registration::rearming}; // completed, to be polled again
+  std::vector<afd_registration*> sampled_;
+  std::vector<afd_registration*> arming_;
+  std::vector<WSAPOLLFD> poll_fds_;
+  std::size_t in_flight_ = 0;
+};
+
+} // namespace
+
+afd_engine::~afd_engine() = default;
+
+std::unique_ptr<afd_engine> open_afd_engine(HANDLE iocp, error_code& ec)
+{
+  auto engine = std::make_unique<afd_engine_impl>(iocp);
+  if (!engine->open(ec))
+    return nullptr;
+  return engine;
+}
+
+} // namespace win
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
