@@ -49,7 +49,7 @@ struct ready_sockets
   explicit ready_sockets(asio::io_context& ioc)
   {
     for (int i = 0; i < sockets; ++i)
-      pairs.push_back(std::make_unique<connected_pair>(ioc));
+      pairs.push_back(std::make_unique<tcp_pair>(make_tcp_pair(ioc)));
   }
 
   /// Queue `handler(index, ec)` as an async_wait(wait_read) on every `b` end.
@@ -57,18 +57,18 @@ struct ready_sockets
   void wait_all(Handler handler)
   {
     for (int i = 0; i < sockets; ++i)
-      pairs[i]->b.async_wait(tcp::socket::wait_read,
-                             [i, handler](error_code ec) mutable { handler(i, ec); });
+      pairs[i]->server.async_wait(tcp::socket::wait_read,
+                                  [i, handler](error_code ec) mutable { handler(i, ec); });
   }
 
   /// Make every `b` end readable at once (before the io_context runs: one batch).
   void make_ready()
   {
     for (auto& p : pairs)
-      asio::write(p->a, asio::buffer("x", 1));
+      asio::write(p->client, asio::buffer("x", 1));
   }
 
-  std::vector<std::unique_ptr<connected_pair>> pairs;
+  std::vector<std::unique_ptr<tcp_pair>> pairs;
 };
 
 bool wait_until(const std::function<bool()>& done)
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy,
       const std::uint64_t before = r.statistics().wakeups;
       for (auto& p : s.pairs)
       {
-        asio::write(p->a, asio::buffer("x", 1));
+        asio::write(p->client, asio::buffer("x", 1));
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
       release = true;
@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
     {
       asio::io_context ioc(1);
       an::reactor& r = install(ioc, o);
-      connected_pair p(ioc);
+      auto p = make_tcp_pair(ioc);
       char ping = 'p';
       char at_b = 0;
       char at_a = 0;
@@ -285,19 +285,19 @@ BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
       error_code failed;
       // Each read is queued before the write it waits for: every one waits for a packet.
       std::function<void()> exchange = [&] {
-        asio::async_read(p.b, asio::buffer(&at_b, 1), [&](error_code ec, std::size_t) {
+        asio::async_read(p.server, asio::buffer(&at_b, 1), [&](error_code ec, std::size_t) {
           if (ec)
             return void(failed = ec);
-          asio::async_read(p.a, asio::buffer(&at_a, 1), [&](error_code e, std::size_t) {
+          asio::async_read(p.client, asio::buffer(&at_a, 1), [&](error_code e, std::size_t) {
             if (e)
               return void(failed = e);
             if (++done < round_trips)
               exchange();
           });
-          asio::async_write(p.b, asio::buffer(&at_b, 1),
+          asio::async_write(p.server, asio::buffer(&at_b, 1),
                             [&](error_code e, std::size_t) { failed = e ? e : failed; });
         });
-        asio::async_write(p.a, asio::buffer(&ping, 1),
+        asio::async_write(p.client, asio::buffer(&ping, 1),
                           [&](error_code ec, std::size_t) { failed = ec ? ec : failed; });
       };
       exchange();
@@ -341,14 +341,14 @@ BOOST_AUTO_TEST_CASE(closed_sockets_slots_are_reused_at_once)
       auto work = asio::make_work_guard(ioc);
       std::thread io([&] { ioc.run_for(2 * patience); });
       {
-        connected_pair p(ioc);
+        auto p = make_tcp_pair(ioc);
         std::atomic<bool> readable{false};
-        p.b.async_wait(tcp::socket::wait_read, [&](error_code) { readable = true; });
-        asio::write(p.a, asio::buffer("x", 1));
-        BOOST_TEST(wait_until([&] { return readable.load(); })); // p.b is registered
+        p.server.async_wait(tcp::socket::wait_read, [&](error_code) { readable = true; });
+        asio::write(p.client, asio::buffer("x", 1));
+        BOOST_TEST(wait_until([&] { return readable.load(); })); // p.server is registered
         std::atomic<bool> closed{false}; // orders the close before p's destruction here
         asio::post(ioc, [&] {
-          p.b.close();
+          p.server.close();
           closed = true;
         });
         BOOST_TEST(wait_until([&] { return closed.load(); }));
@@ -358,10 +358,10 @@ BOOST_AUTO_TEST_CASE(closed_sockets_slots_are_reused_at_once)
       for (int i = 0; i < 200; ++i)
       {
         {
-          connected_pair q(ioc);
+          auto q = make_tcp_pair(ioc);
           std::atomic<bool> ready{false};
-          q.b.async_wait(tcp::socket::wait_read, [&](error_code) { ready = true; });
-          asio::write(q.a, asio::buffer("x", 1));
+          q.server.async_wait(tcp::socket::wait_read, [&](error_code) { ready = true; });
+          asio::write(q.client, asio::buffer("x", 1));
           BOOST_TEST_REQUIRE(wait_until([&] { return ready.load(); }));
         }
         if (i == 0)

@@ -292,9 +292,9 @@ BOOST_AUTO_TEST_CASE(driver_names_round_trip)
 namespace {
 
 // Reads 4 bytes into `in` on the pair's server side; counts itself in `done` on success.
-void read_four_bytes(connected_pair& p, std::array<char, 4>& in, int& done)
+void read_four_bytes(tcp_pair& p, std::array<char, 4>& in, int& done)
 {
-  asio::async_read(p.b, asio::buffer(in), [&done](error_code ec, std::size_t n) {
+  asio::async_read(p.server, asio::buffer(in), [&done](error_code ec, std::size_t n) {
     BOOST_TEST(!ec);
     BOOST_TEST(n == 4u);
     ++done;
@@ -307,11 +307,11 @@ void read_four_bytes(connected_pair& p, std::array<char, 4>& in, int& done)
 void echo_once_single_threaded(asio::io_context& ioc, const an::reactor_options& o)
 {
   an::reactor& r = install(ioc, o);
-  connected_pair p(ioc);
+  auto p = make_tcp_pair(ioc);
   std::array<char, 4> in{};
   int done = 0;
   read_four_bytes(p, in, done);
-  asio::async_write(p.a, asio::buffer("pong", 4), [&](error_code ec, std::size_t) {
+  asio::async_write(p.client, asio::buffer("pong", 4), [&](error_code ec, std::size_t) {
     BOOST_TEST(!ec);
     ++done;
   });
@@ -350,11 +350,11 @@ BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
     {
       asio::io_context ioc;
       an::reactor& r = install(ioc, o);
-      connected_pair p(ioc);
+      auto p = make_tcp_pair(ioc);
       std::array<char, 4> in{};
       int done = 0;
       read_four_bytes(p, in, done);
-      asio::post(ioc, [&] { asio::write(p.a, asio::buffer("ping", 4)); });
+      asio::post(ioc, [&] { asio::write(p.client, asio::buffer("ping", 4)); });
       ioc.run();
       BOOST_TEST(done == 1);
       BOOST_TEST((r.options().driver == o.driver));
@@ -363,7 +363,7 @@ BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
       BOOST_TEST(s.wakeups >= 1u);
       BOOST_TEST(s.operations_completed >= 1u);
       BOOST_TEST(s.registered_sockets >= 1u);
-      p.b.close();
+      p.server.close();
       BOOST_TEST(r.statistics().registered_sockets == s.registered_sockets - 1);
     }
   }
@@ -386,9 +386,9 @@ BOOST_AUTO_TEST_CASE(packets_for_closed_sockets_are_dropped)
       for (int i = 0; i < 200 && r.statistics().stale_packets_dropped == 0; ++i)
       {
         {
-          connected_pair p(ioc);
-          p.b.async_wait(tcp::socket::wait_read, [&](error_code) { p.b.close(); });
-          asio::write(p.a, asio::buffer("x", 1));
+          auto p = make_tcp_pair(ioc);
+          p.server.async_wait(tcp::socket::wait_read, [&](error_code) { p.server.close(); });
+          asio::write(p.client, asio::buffer("x", 1));
           ioc.restart();
           ioc.run_for(std::chrono::milliseconds(50)); // the held copy comes within a few dequeues
         }
@@ -412,25 +412,25 @@ BOOST_AUTO_TEST_CASE(run_returns_when_no_operation_is_pending)
     {
       asio::io_context ioc;
       install(ioc, o);
-      connected_pair p(ioc);
+      auto p = make_tcp_pair(ioc);
       char c = 0;
       int reads = 0;
-      p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+      p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
         BOOST_TEST(!ec);
         ++reads;
       });
-      asio::write(p.a, asio::buffer("x", 1));
+      asio::write(p.client, asio::buffer("x", 1));
       const auto start = std::chrono::steady_clock::now();
       ioc.run_for(std::chrono::seconds(10));
       BOOST_TEST(reads == 1);
       BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
       // And again after restart: the driver still delivers.
       ioc.restart();
-      p.b.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
+      p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
         BOOST_TEST(!ec);
         ++reads;
       });
-      asio::write(p.a, asio::buffer("y", 1));
+      asio::write(p.client, asio::buffer("y", 1));
       ioc.run_for(std::chrono::seconds(10));
       BOOST_TEST(reads == 2);
       BOOST_TEST(c == 'y');
@@ -451,10 +451,10 @@ BOOST_AUTO_TEST_CASE(destroying_the_context_destroys_pending_handlers_and_thread
         install(ioc, o);
         // The handlers own the sockets: destroying them closes the sockets while the
         // reactor shuts down.
-        auto p = std::make_shared<connected_pair>(ioc);
+        auto p = std::make_shared<tcp_pair>(make_tcp_pair(ioc));
         static char buf[8];
-        p->b.async_read_some(asio::buffer(buf), tracked_handler(fate, p));
-        p->a.async_wait(tcp::socket::wait_read, tracked_handler(fate, p));
+        p->server.async_read_some(asio::buffer(buf), tracked_handler(fate, p));
+        p->client.async_wait(tcp::socket::wait_read, tracked_handler(fate, p));
         p.reset();
         ioc.run_for(std::chrono::milliseconds(50));
         BOOST_TEST(fate->invoked == 0);
@@ -474,15 +474,15 @@ BOOST_AUTO_TEST_CASE(close_completes_pending_operations_once_with_operation_abor
     {
       asio::io_context ioc;
       an::reactor& r = install(ioc, o);
-      connected_pair p(ioc);
+      auto p = make_tcp_pair(ioc);
       char buf[8];
       std::vector<error_code> results;
-      p.b.async_read_some(asio::buffer(buf),
-                          [&](error_code ec, std::size_t) { results.push_back(ec); });
-      p.b.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
+      p.server.async_read_some(asio::buffer(buf),
+                               [&](error_code ec, std::size_t) { results.push_back(ec); });
+      p.server.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
       ioc.run_for(std::chrono::milliseconds(20));
       BOOST_TEST(results.empty());
-      p.b.close();
+      p.server.close();
       ioc.restart();
       ioc.run_for(std::chrono::seconds(5));
       BOOST_REQUIRE(results.size() == 2u);
@@ -507,9 +507,9 @@ BOOST_AUTO_TEST_CASE(many_threads_many_connections_every_handler_once)
       install(ioc, o);
       constexpr int connections = 64;
       constexpr int rounds = 50;
-      std::vector<std::unique_ptr<connected_pair>> pairs;
+      std::vector<std::unique_ptr<tcp_pair>> pairs;
       for (int i = 0; i < connections; ++i)
-        pairs.push_back(std::make_unique<connected_pair>(ioc));
+        pairs.push_back(std::make_unique<tcp_pair>(make_tcp_pair(ioc)));
       std::atomic<int> completions{0};
       std::atomic<int> errors{0};
       struct echo
@@ -546,7 +546,7 @@ BOOST_AUTO_TEST_CASE(many_threads_many_connections_every_handler_once)
       std::vector<std::unique_ptr<echo>> echoes;
       for (auto& p : pairs)
       {
-        echoes.push_back(std::make_unique<echo>(echo{p->a, p->b, completions, errors}));
+        echoes.push_back(std::make_unique<echo>(echo{p->client, p->server, completions, errors}));
         echoes.back()->start();
       }
       std::vector<std::thread> runners;
