@@ -10,6 +10,7 @@
 // - against the PSN double (psn_double.hpp, installed for the whole executable by
 //   psn_double_fixture.cpp), the basic life of a registration on real loopback sockets.
 // The portable conformance suite (test/port) covers the contract itself.
+#include "port/sockets.hpp" // first: winsock2.h before windows.h
 #include "psn_double.hpp"
 
 #include <boost/asio_notify/port.hpp>
@@ -177,60 +178,13 @@ OVERLAPPED_ENTRY notification_entry(void* key, DWORD events)
   return e;
 }
 
-// ---- real sockets for the double --------------------------------------------------------
+// ---- real sockets for the double: port_test's (test/port/sockets.hpp) ----------------------
 
-struct socket_handle
+/// A UDP socket bound to loopback.
+port_test::unique_socket udp_socket()
 {
-  SOCKET s = INVALID_SOCKET;
-  socket_handle() = default;
-  explicit socket_handle(SOCKET h) : s(h) {}
-  socket_handle(socket_handle&& o) noexcept : s(std::exchange(o.s, INVALID_SOCKET)) {}
-  socket_handle& operator=(socket_handle&& o) noexcept
-  {
-    std::swap(s, o.s);
-    return *this;
-  }
-  ~socket_handle()
-  {
-    if (s != INVALID_SOCKET)
-      ::closesocket(s);
-  }
-  an::native_socket_type native() const { return static_cast<an::native_socket_type>(s); }
-};
-
-void non_blocking(SOCKET s)
-{
-  u_long on = 1;
-  BOOST_TEST_REQUIRE(::ioctlsocket(s, FIONBIO, &on) == 0);
-}
-
-// A connected loopback TCP pair, both ends non-blocking.
-std::pair<socket_handle, socket_handle> tcp_pair()
-{
-  socket_handle listener(::socket(AF_INET, SOCK_STREAM, IPPROTO_TCP));
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  int len = sizeof(a);
-  BOOST_TEST_REQUIRE(::bind(listener.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
-  BOOST_TEST_REQUIRE(::listen(listener.s, 1) == 0);
-  BOOST_TEST_REQUIRE(::getsockname(listener.s, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  socket_handle client(::socket(AF_INET, SOCK_STREAM, IPPROTO_TCP));
-  BOOST_TEST_REQUIRE(::connect(client.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
-  socket_handle server(::accept(listener.s, nullptr, nullptr));
-  BOOST_TEST_REQUIRE(server.s != INVALID_SOCKET);
-  non_blocking(client.s);
-  non_blocking(server.s);
-  return {std::move(client), std::move(server)};
-}
-
-socket_handle udp_socket()
-{
-  socket_handle u(::socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP));
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  BOOST_TEST_REQUIRE(::bind(u.s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
+  port_test::unique_socket u = port_test::make_socket(SOCK_DGRAM);
+  port_test::bind_loopback(u.get());
   return u;
 }
 
@@ -634,13 +588,13 @@ BOOST_AUTO_TEST_CASE(port_is_a_completion_port)
 BOOST_AUTO_TEST_CASE(register_dequeue_oneshot_remove)
 {
   an::port p(an::port_backend::psn);
-  auto [client, server] = tcp_pair();
+  auto [client, server] = port_test::make_tcp_pair();
   int key = 0;
   an::registration r = entry(client.native(), &key, an::events::in | an::events::hangup);
   BOOST_TEST_REQUIRE(!p.apply(r));
   std::array<an::packet, 4> out;
   BOOST_TEST(p.dequeue(out, milliseconds(50)) == 0u);
-  BOOST_TEST_REQUIRE(::send(server.s, "x", 1, 0) == 1);
+  BOOST_TEST_REQUIRE(::send(server.get(), "x", 1, 0) == 1);
   BOOST_TEST_REQUIRE(p.dequeue(out, milliseconds(5000)) == 1u);
   BOOST_TEST(out[0].key == &key);
   BOOST_TEST((out[0].events == an::events::in));
@@ -668,7 +622,7 @@ BOOST_AUTO_TEST_CASE(many_registrations_and_removes)
 {
   an::port p(an::port_backend::psn);
   constexpr int n = 100;
-  std::vector<socket_handle> sockets;
+  std::vector<port_test::unique_socket> sockets;
   std::vector<int> keys(n);
   std::vector<an::registration> batch;
   for (int i = 0; i < n; ++i)
@@ -709,7 +663,7 @@ BOOST_AUTO_TEST_CASE(many_registrations_and_removes)
 BOOST_AUTO_TEST_CASE(infinite_wait_wakes)
 {
   an::port p(an::port_backend::psn);
-  auto [client, server] = tcp_pair();
+  auto [client, server] = port_test::make_tcp_pair();
   int key = 0, user = 0;
   an::registration r =
       entry(client.native(), &key, an::events::in, an::operation::enable, an::trigger::edge);
@@ -727,7 +681,7 @@ BOOST_AUTO_TEST_CASE(infinite_wait_wakes)
   {
     std::thread t([&] {
       std::this_thread::sleep_for(milliseconds(50));
-      ::send(server.s, "y", 1, 0);
+      ::send(server.get(), "y", 1, 0);
     });
     BOOST_TEST(p.dequeue(out, an::port::infinite) == 1u);
     t.join();
@@ -746,7 +700,7 @@ BOOST_AUTO_TEST_CASE(destroyed_port_releases_its_sockets)
   {
     BOOST_TEST_CONTEXT(an::to_string(backend))
     {
-      auto [client, server] = tcp_pair();
+      auto [client, server] = port_test::make_tcp_pair();
       int key = 0;
       an::registration r = entry(client.native(), &key, an::events::out);
       {
