@@ -10,6 +10,8 @@
 
 #include <boost/asio_notify/detail/socket_ops.hpp>
 
+#include "socket_ops_common.hpp"
+
 #include <boost/asio/error.hpp>
 
 #include <fcntl.h>
@@ -116,12 +118,7 @@ void set_non_blocking(native_socket_type s, bool on, error_code& ec)
 
 bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
 {
-  if (command != static_cast<long>(FIONBIO) || !arg)
-    return false;
-  int value; // FIONBIO takes an int
-  std::memcpy(&value, arg, sizeof(value));
-  on = value != 0;
-  return true;
+  return reads_fionbio<int>(command, static_cast<long>(FIONBIO), arg, on); // FIONBIO takes an int
 }
 
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
@@ -317,9 +314,7 @@ bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
   fds.fd = s;
   fds.events = w == wait_for::read ? POLLIN : w == wait_for::write ? POLLOUT : POLLPRI;
   const int n = retry(ec, [&] { return ::poll(&fds, 1, timeout_ms); });
-  if (n > 0 && (fds.revents & POLLNVAL))
-    ec = boost::asio::error::bad_descriptor;
-  return n > 0 && !ec;
+  return readiness_polled(n, fds.revents, POLLNVAL, ec);
 }
 
 } // namespace socket_ops

@@ -10,6 +10,8 @@
 
 #include <boost/asio_notify/detail/socket_ops.hpp>
 
+#include "socket_ops_common.hpp"
+
 #include <boost/asio/error.hpp>
 
 #include <winsock2.h>
@@ -168,12 +170,8 @@ void set_non_blocking(native_socket_type s, bool on, error_code& ec)
 
 bool sets_non_blocking(long command, const void* arg, bool& on) noexcept
 {
-  if (command != static_cast<long>(FIONBIO) || !arg)
-    return false;
-  u_long value; // FIONBIO takes a u_long
-  std::memcpy(&value, arg, sizeof(value));
-  on = value != 0;
-  return true;
+  return reads_fionbio<u_long>(command, static_cast<long>(FIONBIO), arg,
+                               on); // FIONBIO takes a u_long
 }
 
 void bind(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
@@ -358,9 +356,7 @@ bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
   // WSAPoll rejects POLLPRI; out-of-band data is POLLRDBAND. Errors are always reported.
   fd.events = w == wait_for::read ? POLLRDNORM : w == wait_for::write ? POLLWRNORM : POLLRDBAND;
   const int n = checked(ec, [&] { return ::WSAPoll(&fd, 1, timeout_ms); });
-  if (n > 0 && (fd.revents & POLLNVAL))
-    ec = boost::asio::error::bad_descriptor;
-  return n > 0 && !ec;
+  return readiness_polled(n, fd.revents, POLLNVAL, ec);
 }
 
 } // namespace socket_ops
