@@ -42,7 +42,7 @@ fuzzer=$build/test/fuzz/port_fuzz
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
 mkdir -p "$corpus" "$artifacts"
-ASIO_NOTIFY_FUZZ_WRITE_CORPUS=$corpus "$fuzzer"
+BOOST_ASIO_NOTIFY_FUZZ_WRITE_CORPUS=$corpus "$fuzzer"
 
 echo "fuzz.sh: running $fuzzer for ${seconds}s"
 status=0

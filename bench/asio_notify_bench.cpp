@@ -29,7 +29,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/version.hpp>
 
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
 #include "psn_double.hpp" // test/windows: ProcessSocketNotifications where Wine has none
 #endif
 
@@ -145,9 +145,9 @@ std::string wine_version()
 /// Whether the PSN rows run on the test double (--psn-double where the system has no PSN).
 bool psn_on_double = false;
 
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
 /// Set for the child processes of a run on the double, which install it too.
-const char* const psn_double_variable = "ASIO_NOTIFY_BENCH_PSN_DOUBLE";
+const char* const psn_double_variable = "BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE";
 
 void install_psn_double()
 {
@@ -1121,7 +1121,7 @@ int usage()
   std::cerr
       << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--seed N] [--no-variants]\n"
          "                         [--only latency,throughput,storm,write_storm,idle,syscalls]\n"
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
          "                         [--psn-double]\n"
 #endif
          "       asio_notify_bench --scaling [--threads 1,2,4,8,16] [--quick] [--out DIR]\n"
@@ -1214,7 +1214,7 @@ int parse_command_line(const std::vector<std::string>& args, config& c)
       c.variants = false;
     else if (a == "--psn-double")
     {
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
       c.psn_double = true;
 #else
       return bad_command_line("--psn-double: this build has no PSN test double (it comes with "
@@ -1282,8 +1282,8 @@ std::string compiler_name()
 
 std::string build_type()
 {
-#if defined(ASIO_NOTIFY_BENCH_BUILD_TYPE)
-  std::string type = ASIO_NOTIFY_BENCH_BUILD_TYPE;
+#if defined(BOOST_ASIO_NOTIFY_BENCH_BUILD_TYPE)
+  std::string type = BOOST_ASIO_NOTIFY_BENCH_BUILD_TYPE;
 #else
   std::string type;
 #endif
@@ -1292,7 +1292,7 @@ std::string build_type()
 #if defined(NDEBUG)
   type += " (NDEBUG)";
 #endif
-#if defined(ASIO_NOTIFY_BENCH_STATIC)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_STATIC)
   type += ", statically linked";
 #endif
   return type;
@@ -1467,7 +1467,7 @@ int main(int argc, char** argv)
   const std::vector<std::string> args(argv + 1, argv + argc);
   try
   {
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
     if (std::getenv(psn_double_variable)) // a child of a --psn-double run
       install_psn_double();
 #endif
@@ -1480,7 +1480,7 @@ int main(int argc, char** argv)
     config c;
     if (const int status = parse_command_line(args, c))
       return status;
-#if defined(ASIO_NOTIFY_BENCH_PSN_DOUBLE)
+#if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
     if (c.psn_double && !an::is_supported(an::port_backend::psn))
     {
       install_psn_double();

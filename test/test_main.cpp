@@ -10,7 +10,7 @@
 // A run on the adversarial port (BOOST_ASIO_NOTIFY_ADVERSARY set) also checks, once every
 // case has run, that each adversity it enabled occurred at least once: a run that never met
 // its adversary proves nothing. A run that belongs to a group of runs checked together
-// (ASIO_NOTIFY_TEST_ADVERSITY_COUNTS names its file: test/check_adversities.cmake) writes its
+// (BOOST_ASIO_NOTIFY_TEST_ADVERSITY_COUNTS names its file: test/check_adversities.cmake) writes its
 // counts there instead.
 #define BOOST_TEST_MODULE boost_asio_notify
 #include <boost/test/included/unit_test.hpp>
@@ -21,13 +21,13 @@
 #include <fstream>
 #include <iostream>
 
-#if defined(ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS)
+#if defined(BOOST_ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS)
 // ThreadSanitizer asks for its default options before main: every suite of a TSan build reads
 // test/tsan.supp (which says what is suppressed and why) without TSAN_OPTIONS.
 extern "C" const char* __tsan_default_options();
 extern "C" const char* __tsan_default_options()
 {
-  return "suppressions=" ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS;
+  return "suppressions=" BOOST_ASIO_NOTIFY_TEST_TSAN_SUPPRESSIONS;
 }
 #endif
 
@@ -49,7 +49,7 @@ struct adversary_check
   {
     const an::adversary_options o = an::adversary_from_environment();
     const an::adversity_counts counts = an::adversity_statistics();
-    if (const char* file = std::getenv("ASIO_NOTIFY_TEST_ADVERSITY_COUNTS"))
+    if (const char* file = std::getenv("BOOST_ASIO_NOTIFY_TEST_ADVERSITY_COUNTS"))
     {
       write_counts(file, o, counts);
       return;

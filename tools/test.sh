@@ -21,9 +21,9 @@
 # Each CMake build is configured from its preset in CMakePresets.json (the same names), in a
 # folder of the build root. Newer Boost headers are unpacked into the build root by
 # tools/boost-headers.sh, never installed into the system, and given to the boost-* presets as
-# ASIO_NOTIFY_BOOST_DIR. Each stage's duration is printed after it, and all of them at the end.
+# BOOST_ASIO_NOTIFY_BOOST_DIR. Each stage's duration is printed after it, and all of them at the end.
 # Disk: a Debug tree with Beast takes ~5 GB, so debug info is compressed (-gz) and a stage that
-# passed leaves only its log (ASIO_NOTIFY_KEEP_BUILDS=1 keeps every tree); the peak is then
+# passed leaves only its log (BOOST_ASIO_NOTIFY_KEEP_BUILDS=1 keeps every tree); the peak is then
 # one stage's tree, not the sum of all (~14 GB).
 # Usage: tools/test.sh [--list] [--no-setup] [build-root] [stage...]
 #   stage...    only these stages, in the order above (e.g. tools/test.sh tsan b2); all by default
@@ -54,10 +54,10 @@ jobs=$(nproc)
 if ((setup)); then
   "$root/tools/setup.sh" || exit 1
   # setup.sh installed Beast's examples: a build that cannot find them fails (example/beast).
-  export ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
+  export BOOST_ASIO_NOTIFY_REQUIRE_BEAST_EXAMPLES=1
   # ... and Doxygen: a build that cannot find it fails (CMakeLists.txt, "the reference"), so
   # that ci_doc_reference runs wherever test/ci's tests do (the debug stage among them).
-  export ASIO_NOTIFY_REQUIRE_DOXYGEN=1
+  export BOOST_ASIO_NOTIFY_REQUIRE_DOXYGEN=1
 fi
 mkdir -p "$out"
 free_kib=$(df -Pk "$out" | awk 'NR == 2 {print $4}')
@@ -102,7 +102,7 @@ run_stage() {
   elif [[ -z $summary ]]; then
     passed=$((passed + 1))
   fi
-  if ((rc == 0)) && [[ ${ASIO_NOTIFY_KEEP_BUILDS:-0} != 1 ]]; then
+  if ((rc == 0)) && [[ ${BOOST_ASIO_NOTIFY_KEEP_BUILDS:-0} != 1 ]]; then
     rm -rf "${dir:?}"
   fi
 }
@@ -147,7 +147,7 @@ boost_build() { # <version> <dir>: the boost-<version> preset with those headers
   local version=$1
   local boost_dir
   boost_dir=$("$root/tools/boost-headers.sh" "$version" "$out/boost") || return 1
-  ASIO_NOTIFY_BOOST_DIR=$boost_dir ctest_build "boost-$version" "$2"
+  BOOST_ASIO_NOTIFY_BOOST_DIR=$boost_dir ctest_build "boost-$version" "$2"
 }
 # 1.90: the whole tree, the bench linked static (BOOST_ASIO_NOTIFY_STATIC_BENCH), as it is
 # copied to bigger machines: bench_quick and bench_scaling_quick run that binary and its

@@ -13,11 +13,11 @@
 // What one client can cost the server is bounded (see limits.hpp, timeouts.hpp):
 //   - a line is at most 64 KiB; a client that sends a longer one is disconnected;
 //   - a client that sends no line for 5 minutes is disconnected
-//     (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT);
+//     (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT);
 //   - a client that falls more than 1 MiB behind is disconnected
-//     (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT), counting what a queued line costs the server,
+//     (BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT), counting what a queued line costs the server,
 //     its bytes plus 64 for its bookkeeping, so that a flood of empty lines counts too;
-//   - at most 256 clients are in the room at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS); a
+//   - at most 256 clients are in the room at once (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS); a
 //     connection beyond is closed as soon as it is accepted.
 // So the lines queued take at most about participants x limit: 256 MiB by default.
 //
@@ -45,7 +45,7 @@ using boost::system::error_code;
 
 // How long a client may stay silent (listening only) before the server drops it.
 auto const idle_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::minutes(5));
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::minutes(5));
 
 // The longest line a client may send; a longer one disconnects it.
 constexpr std::size_t line_limit = 64 * 1024;
@@ -54,7 +54,7 @@ constexpr std::size_t line_limit = 64 * 1024;
 // slower than the room talks) would make the server queue every line for it, without end:
 // past this, the server disconnects it, as chat servers do with a slow consumer.
 auto const write_queue_limit =
-    number_from_env("ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
+    number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
 
 // What a queued line costs beyond its bytes: its std::string in the deque (32 bytes in
 // libstdc++ and MSVC's x64 library, 24 in libc++) and, for a line too long for the
@@ -64,7 +64,7 @@ constexpr std::uint64_t line_overhead = 64;
 
 std::uint64_t queued_cost(std::string const& line) { return line.size() + line_overhead; }
 
-// How many participants are in the room at once unless ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+// How many participants are in the room at once unless BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
 // says (see limits.hpp): each may have write_queue_limit queued, and every line is copied
 // to each.
 constexpr std::uint64_t default_max_participants = 256;
@@ -130,7 +130,7 @@ public:
       client_log.write(
           "chat: disconnected a participant " + std::to_string(outbox_.size()) + " lines (" +
           std::to_string(queued_) +
-          " bytes with their bookkeeping) behind (ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT " +
+          " bytes with their bookkeeping) behind (BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT " +
           std::to_string(write_queue_limit) + ")");
       // Not leave(): the room is iterating over its participants. Closing ends our
       // pending read and write with operation_aborted, and their handlers leave.

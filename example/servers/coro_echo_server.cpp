@@ -9,8 +9,8 @@
 // The same server as tcp_echo_server.cpp, but each connection is a straight-line loop:
 // no session class, no shared_ptr, no handler chain. Lifetimes are those of the coroutine
 // frames. Port 0 picks a free port, printed as "listening on port N". A client idle for
-// 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at most 512
-// are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and a
+// 30 s (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at most 512
+// are served at once (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and a
 // connection beyond is closed as soon as accepted. Failed connections are logged at most
 // a line a second.
 //
@@ -41,7 +41,7 @@ using namespace net::experimental::awaitable_operators; // a || b: the first to 
 
 // How long a read or a write may wait for the client before the server gives up on it.
 auto const idle_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // Failed connections happen as often as clients make them happen (a client that leaves
 // before its echo: broken pipe): they are logged at most a line a second.

@@ -10,7 +10,7 @@
 // on stdout, whatever happens (download_report.hpp). The exit status is non-zero if any
 // URL failed: at the transport level, or its file could not be written (an HTTP error
 // status is a completed transfer).
-// A download may have 1 GiB at most (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD, in bytes, see
+// A download may have 1 GiB at most (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD, in bytes, see
 // limits.hpp): a server that sends more, or a body that never ends, fails that transfer
 // as soon as it passes the limit, rather than fill the disk.
 //
@@ -60,9 +60,9 @@ namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
 
-// The most one download may have, in bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD).
+// The most one download may have, in bytes (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD).
 auto const max_download =
-    number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD", std::uint64_t(1) << 30, "bytes");
+    number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD", std::uint64_t(1) << 30, "bytes");
 
 // Transfers at once, and connections libcurl keeps in all: what bounds our descriptors.
 constexpr long max_running = 8;
@@ -436,7 +436,7 @@ private:
     }
     else if (t.too_large || result == CURLE_FILESIZE_EXCEEDED)
       report_.failed(t.index, "larger than the download limit of " + std::to_string(max_download) +
-                                  " bytes (ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD)");
+                                  " bytes (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD)");
     else
       report_.failed(t.index, std::string(curl_easy_strerror(result)) +
                                   (t.error.empty() ? "" : " (" + t.error + ")"));

@@ -22,12 +22,12 @@
 // a malformed one, an HTTP/1.1 one without exactly one Host, and one whose body cannot be
 // framed (RFC 9112, section 6.3: a Transfer-Encoding whose final coding is not chunked,
 // one with Content-Length, one in HTTP/1.0). At most 512 connections are served at once
-// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), at most 128 of them from one address
-// (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT); beyond, a new connection is closed at
+// (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), at most 128 of them from one address
+// (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT); beyond, a new connection is closed at
 // once. What clients cause is logged at most a line a second. A new connection must send
-// its first byte within 5 s (ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request must arrive
+// its first byte within 5 s (BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request must arrive
 // within 30 s, and each step of a response may wait 30 s for the client
-// (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
+// (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
 // it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
 // and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
 //
@@ -83,15 +83,15 @@ using boost::system::error_code;
 std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on " + backend::name;
 
 // How long a request may take to arrive, and how long each step of a response may wait
-// for the client, before the server closes the connection (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT,
+// for the client, before the server closes the connection (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT,
 // see timeouts.hpp).
 auto const idle_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
-// How long a new connection may stay silent (ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT): a
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+// How long a new connection may stay silent (BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT): a
 // client that means to ask something sends at once, and one that holds connections
 // without a word gives them back sooner.
 auto const first_byte_timeout = std::min<std::chrono::seconds>(
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT", std::chrono::seconds(5)),
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT", std::chrono::seconds(5)),
     idle_timeout);
 
 // After the last response, how long the server reads and drops what the client still sends

@@ -11,15 +11,15 @@
 // variable that changes it, a positive whole number (the smoke tests set them small).
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
-//   ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
+//   BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
 //                                          (64 more counted for each line)
-//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server, tcp_echo_server, coro_echo_server,
+//   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server, tcp_echo_server, coro_echo_server,
 //                                          tls_echo_server, chat_server: connections served
 //                                          at once
-//   ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
+//   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
 //                                          the same servers: connections served at once
 //                                          from one address
-//   ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
+//   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
@@ -188,8 +188,8 @@ private:
   std::shared_ptr<counts> counts_ = std::make_shared<counts>();
 };
 
-/// A connection_limit of ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS connections (`fallback` unless
-/// set), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of them from one client (a quarter
+/// A connection_limit of BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS connections (`fallback` unless
+/// set), BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of them from one client (a quarter
 /// of `fallback` unless set: a browser's six and a few clients behind one NAT), that logs
 /// the connections it refuses, at most a line a second: what every TCP server here needs
 /// of one. Thread-safe.
@@ -198,9 +198,10 @@ class logged_connection_limit
 public:
   /// `name` starts every line logged, e.g. "accept".
   explicit logged_connection_limit(std::string name, std::uint64_t fallback = 512)
-      : limit_(number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections"),
-               number_from_env("ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT",
-                               std::max<std::uint64_t>(1, fallback / 4), "connections")),
+      : limit_(
+            number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections"),
+            number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT",
+                            std::max<std::uint64_t>(1, fallback / 4), "connections")),
         name_(std::move(name))
   {
   }
@@ -219,11 +220,11 @@ public:
     auto slot = limit_.try_take(client, why);
     if (why == connection_limit::refusal::total)
       log_.write(name_ + ": " + std::to_string(limit_.most()) +
-                 " connections open (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS), refused one");
+                 " connections open (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS), refused one");
     else if (why == connection_limit::refusal::client)
       log_.write(name_ + ": " + std::to_string(limit_.most_per_client()) +
                  " connections open from " + client +
-                 " (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
+                 " (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
     return slot;
   }
 

@@ -6,7 +6,7 @@
 //
 // Each example is a single source file built twice:
 //   <name>          sockets from Boost.AsioNotify (readiness from the notify reactor)
-//   <name>_default  stock Boost.Asio sockets (ASIO_NOTIFY_DEFAULT_BACKEND defined)
+//   <name>_default  stock Boost.Asio sockets (BOOST_ASIO_NOTIFY_DEFAULT_BACKEND defined)
 //
 // The examples name their socket types only through `backend::tcp` and `backend::udp`,
 // connect through `backend::connect` / `backend::async_connect`, and name Beast through
@@ -19,7 +19,7 @@
 
 #include <boost/asio.hpp>
 
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 
 #include <boost/beast/core/tcp_stream.hpp>
 

@@ -504,7 +504,7 @@ def echo_probe(port, connect=tcp_connection, what="echo", when="after running ou
         check(got == b"still there?", f"{what} {when}: {got!r}")
 
 
-IDLE_TIMEOUT = 1  # seconds, for the servers' ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
+IDLE_TIMEOUT = 1  # seconds, for the servers' BOOST_ASIO_NOTIFY_EXAMPLE_*_TIMEOUT
 
 
 def closed_by_server(s, what, least=IDLE_TIMEOUT - 0.2, most=IDLE_TIMEOUT + 4):
@@ -524,7 +524,7 @@ def closed_by_server(s, what, least=IDLE_TIMEOUT - 0.2, most=IDLE_TIMEOUT + 4):
     print(f"{what}: closed by the server after {waited:.1f}s")
 
 
-def idle_connections(opt, args, active, silent, env_var="ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT"):
+def idle_connections(opt, args, active, silent, env_var="BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT"):
     """The server runs with a time-out of IDLE_TIMEOUT seconds: a connection that keeps
     talking (`active(port)`, for longer than that) stays open, and one that stays silent
     (`silent(port)` connects and returns the socket) is closed by the server in time."""
@@ -565,8 +565,8 @@ def served_again(port, probe, what, timeout=3):
             time.sleep(0.05)
 
 
-FLOOD_LIMIT = 50  # the echo servers' ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS in connection_flood
-FLOOD_CLIENT_LIMIT = 40  # and their ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
+FLOOD_LIMIT = 50  # the echo servers' BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS in connection_flood
+FLOOD_CLIENT_LIMIT = 40  # and their BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
 FLOOD_CONNECTIONS = 200
 FLOODER = ("127.0.0.2", 0)  # the flood's source address; the probes come from 127.0.0.1
 
@@ -578,8 +578,8 @@ def connection_flood(opt, args, probe, most_mib):
     (`probe(port)`) is served; the server's memory grows by at most `most_mib` MiB, it logs
     the refusals in a line or two, and once the flood is gone the probe is served again."""
     server, port = start_server(opt, *args, env=dict(
-        memory_env(opt), ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS=str(FLOOD_LIMIT),
-        ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT=str(FLOOD_CLIENT_LIMIT)))
+        memory_env(opt), BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS=str(FLOOD_LIMIT),
+        BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT=str(FLOOD_CLIENT_LIMIT)))
     baseline = memory_baseline(server, "connection flood")
     held = []
     refused = FLOOD_CONNECTIONS - FLOOD_CLIENT_LIMIT
@@ -595,7 +595,7 @@ def connection_flood(opt, args, probe, most_mib):
         time.sleep(0.2)  # and no more after those
         closed.update(select.select([s for s in held if s not in closed], [], [], 0)[0])
         print(f"connection flood: {len(closed)} of {FLOOD_CONNECTIONS} silent connections"
-              f" closed by the server at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS={FLOOD_LIMIT},"
+              f" closed by the server at once (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS={FLOOD_LIMIT},"
               f" _PER_CLIENT={FLOOD_CLIENT_LIMIT})")
         check(len(closed) == refused,
               f"server: closed {len(closed)} of {FLOOD_CONNECTIONS} silent connections of one"
@@ -791,7 +791,7 @@ def chat(opt):
     participant_limit(opt)
 
 
-WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
+WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
 
 
 def join_chat(port, receive_buffer=None):
@@ -814,7 +814,7 @@ def slow_participants(opt):
     memory grows by a few MiB (not the 5 x 15 MB of lines queued for the non-readers), and
     its log says so in a few lines."""
     server, port = start_server(opt, "0", env={
-        "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
+        "BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
     silent = [join_chat(port, receive_buffer=4096)[0] for _ in range(5)]
     reader, reader_lines = join_chat(port)
     sender, _ = join_chat(port)
@@ -851,7 +851,7 @@ def newline_flood(opt):
     non-readers are disconnected, and the server's memory grows by at most about
     WRITE_QUEUE_LIMIT for each (not the ~85 MB of a limit that counts bytes only)."""
     server, port = start_server(opt, "0", env={
-        "ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
+        "BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(WRITE_QUEUE_LIMIT), **memory_env(opt)})
     silent = [join_chat(port, receive_buffer=4096)[0] for _ in range(FLOODED)]
     sender, _ = join_chat(port)
     baseline = memory_baseline(server, "newline flood")
@@ -878,15 +878,15 @@ def newline_flood(opt):
     server.stop()
 
 
-MAX_PARTICIPANTS = 3  # for chat_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+MAX_PARTICIPANTS = 3  # for chat_server's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
 
 
 def participant_limit(opt):
-    """With ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS at MAX_PARTICIPANTS, that many participants
+    """With BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS at MAX_PARTICIPANTS, that many participants
     join; one more is closed at once, unwelcomed, while the others still talk; once one of
     them leaves, a new one is welcomed again. The refusals leave a line or two in the log."""
     server, port = start_server(opt, "0", env={
-        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_PARTICIPANTS)})
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_PARTICIPANTS)})
     held = [join_chat(port) for _ in range(MAX_PARTICIPANTS)]
 
     def welcome_line():
@@ -1007,7 +1007,7 @@ def http(opt):
     bad_ports(opt, root)
     # Its checks open a hundred connections or more at once, all from 127.0.0.1.
     server, port = start_server(opt, "0", root, "2",
-                                env={"ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": "512"})
+                                env={"BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": "512"})
     base = f"http://127.0.0.1:{port}"
 
     def status(path, *extra):
@@ -1258,7 +1258,7 @@ def big_request_bodies(opt, server, port):
             s.close()
 
 
-MAX_CONNECTIONS = 8  # for http_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+MAX_CONNECTIONS = 8  # for http_server's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
 
 
 def connection_limit(opt, root, files):
@@ -1267,7 +1267,7 @@ def connection_limit(opt, root, files):
     served; once one of them closes, a new connection is served again. The refusals leave
     a line or two in the log."""
     server, port = start_server(opt, "0", root, "2",
-                                env={"ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)})
+                                env={"BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)})
     held = [HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(MAX_CONNECTIONS)]
 
     def served(c, what):
@@ -1299,8 +1299,8 @@ def connection_limit(opt, root, files):
     server.stop()
 
 
-MAX_CONNECTIONS_PER_CLIENT = 4  # for http_server's ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
-FIRST_BYTE_TIMEOUT = 1  # seconds, for its ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT
+MAX_CONNECTIONS_PER_CLIENT = 4  # for http_server's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
+FIRST_BYTE_TIMEOUT = 1  # seconds, for its BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT
 
 
 def client_limits(opt, root, files):
@@ -1310,9 +1310,9 @@ def client_limits(opt, root, files):
     first-byte time-out; one that has sent part of a request has the (longer) idle
     time-out."""
     server, port = start_server(opt, "0", root, env={
-        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
-        "ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(MAX_CONNECTIONS_PER_CLIENT),
-        "ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT": str(FIRST_BYTE_TIMEOUT)})
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(MAX_CONNECTIONS_PER_CLIENT),
+        "BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT": str(FIRST_BYTE_TIMEOUT)})
     start = time.monotonic()
     talking = socket.create_connection(("127.0.0.1", port), timeout=10)
     talking.sendall(b"GET /hello.txt HTTP/1.1\r\n")
@@ -1357,7 +1357,7 @@ def slow_download(opt, root, files):
     data = random.Random(9).randbytes(max(16 << 20, 4 * send_buffer))
     with open(os.path.join(root, "huge.bin"), "wb") as f:
         f.write(data)
-    server, port = start_server(opt, "0", root, env={"ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
+    server, port = start_server(opt, "0", root, env={"BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
 
     def request():
         s = socket.socket()
@@ -1423,7 +1423,7 @@ def slow_requests(opt, root):
     closed after the time-out, and so is one that sends the body of its request a byte
     every tenth of it: the time-out is for the whole request, not for each read (Beast's
     parser takes a body as it comes, but headers only whole). Neither is logged."""
-    server, port = start_server(opt, "0", root, env={"ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
+    server, port = start_server(opt, "0", root, env={"BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT": str(IDLE_TIMEOUT)})
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n")
         closed_by_server(s, "half a request")
@@ -1607,7 +1607,7 @@ def tls(opt):
     # A client that connects and never starts the handshake; then one that finishes it
     # and then says nothing.
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
-                     silent_connection, env_var="ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
+                     silent_connection, env_var="BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
                      tls_connection)
     # A pending handshake costs the server ~90 kB: FLOOD_LIMIT of them about 4.5 MB.
@@ -1774,7 +1774,7 @@ def no_descriptors_left(opt, port):
     check(not problems, f"with a descriptor limit of {', '.join(problems)} (see above)")
 
 
-DOWNLOAD_LIMIT = 1 << 20  # bytes, for curl_multi_client's ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD
+DOWNLOAD_LIMIT = 1 << 20  # bytes, for curl_multi_client's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD
 ENDLESS_MOST = 64 << 20  # what the endless body sends before it stalls (the disk of a test)
 
 
@@ -1825,7 +1825,7 @@ def endless_body_server():
 
 
 def download_limit(opt, port, files, out_dir):
-    """With ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD at 1 MiB, the client downloads a body that
+    """With BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD at 1 MiB, the client downloads a body that
     never ends (a Python server's), a 3 MiB file and a 300 kB one: it must stop the first
     at the limit and refuse the second, each with an error that names the limit, save the
     third, and exit within seconds, having written no more than the limit, with its memory
@@ -1837,7 +1837,7 @@ def download_limit(opt, port, files, out_dir):
         medium = f"http://127.0.0.1:{port}/medium.bin"
         start = time.monotonic()
         r = run([opt.bin["client"], out_dir, endless, large, medium], timeout=15, launch=opt.launch,
-                env={"ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD": str(DOWNLOAD_LIMIT)})
+                env={"BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD": str(DOWNLOAD_LIMIT)})
         elapsed = time.monotonic() - start
     finally:
         stop()

@@ -8,8 +8,8 @@
 //
 // Every byte a client sends comes back to it. Port 0 lets the system choose; the chosen
 // port is printed as "listening on port N" so that scripts can find the server. A client
-// idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at
-// most 512 are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
+// idle for 30 s (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp) is disconnected; at
+// most 512 are served at once (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
 // a connection beyond is closed as soon as accepted.
 //
 
@@ -32,7 +32,7 @@ using boost::system::error_code;
 
 // How long a read or a write may wait for the client before the server gives up on it.
 auto const idle_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // One connected client. The session keeps itself alive through the shared_ptr that each
 // pending operation's handler holds: when no operation is pending any more, it is destroyed

@@ -11,11 +11,11 @@
 // change each, in whole seconds (the smoke tests set them short; see limits.hpp for the
 // other limits):
 //
-//   ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT       no byte received (or sent) for this long
+//   BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT       no byte received (or sent) for this long
 //                                          (http_server: a request not received in this
 //                                          long, or no progress of a response for this long)
-//   ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT  TLS handshake not finished after this long
-//   ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT http_server: nothing received on a new
+//   BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT  TLS handshake not finished after this long
+//   BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT http_server: nothing received on a new
 //                                          connection for this long (at most the idle
 //                                          time-out)
 //

@@ -9,10 +9,10 @@
 // ssl::stream only needs its lower layer to be an AsyncReadStream / AsyncWriteStream, so
 // it works unchanged over either backend's socket. Port 0 picks a free port, printed as
 // "listening on port N". Try it with:  openssl s_client -connect 127.0.0.1:<port>
-// A client gets 10 s for the handshake (ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT) and is
-// disconnected when idle for 30 s (ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT); see timeouts.hpp.
+// A client gets 10 s for the handshake (BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT) and is
+// disconnected when idle for 30 s (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT); see timeouts.hpp.
 // A connection costs ~90 kB even before its handshake (OpenSSL's state and buffers): at
-// most 512 are served at once (ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
+// most 512 are served at once (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), and
 // a connection beyond is closed as soon as accepted. Failed handshakes and connections
 // are logged at most a line a second.
 //
@@ -40,9 +40,9 @@ using boost::system::error_code;
 // A handshake that has not finished by then, or a read or write that has waited this long
 // for the client, closes the connection.
 auto const handshake_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT", std::chrono::seconds(10));
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT", std::chrono::seconds(10));
 auto const idle_timeout =
-    timeout_from_env("ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT", std::chrono::seconds(30));
 
 // Failed handshakes and connections happen as often as clients make them happen: they are
 // logged at most a line a second.

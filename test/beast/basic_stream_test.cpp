@@ -36,7 +36,7 @@
 #include <boost/asio/detached.hpp>
 // ASIO_NOTIFY: net::spawn needs Boost.Context (libboost-context-dev); where CMake finds no
 // Boost::context, testJavadocs' two functions (which take a yield_context) are left out.
-#if ASIO_NOTIFY_TEST_HAS_SPAWN
+#if BOOST_ASIO_NOTIFY_TEST_HAS_SPAWN
 #include <boost/asio/spawn.hpp>
 #endif
 #include <boost/asio/strand.hpp>
@@ -1002,7 +1002,7 @@ public:
 
   //--------------------------------------------------------------------------
 
-#if ASIO_NOTIFY_TEST_HAS_SPAWN
+#if BOOST_ASIO_NOTIFY_TEST_HAS_SPAWN
   http::response<http::string_body> make_response(http::request<http::empty_body>) { return {}; }
 
   void process_http_1(tcp_stream& stream, net::yield_context yield)

@@ -7,7 +7,7 @@
 // The main of the Beast suites adapted from Beast's own tests (basic_stream_test.cpp): Beast's
 // unit_test runner (its main.ipp: every suite, or those named on the command line; exit status
 // non-zero when one failed), and one suite of ours, which fails unless this run's reactors
-// work on the configuration its registration asked for in ASIO_NOTIFY_TEST_RUNS_ON (the
+// work on the configuration its registration asked for in BOOST_ASIO_NOTIFY_TEST_RUNS_ON (the
 // Boost.Test suites have test/support/reactor_configuration_check.cpp for that): a reactor
 // replaces a driver its context cannot host by the next one, so without this check a
 // registration could silently repeat another.
@@ -31,10 +31,11 @@ class reactor_configuration_test : public boost::beast::unit_test::suite
 public:
   void run() override
   {
-    const char* spec = std::getenv("ASIO_NOTIFY_TEST_RUNS_ON");
+    const char* spec = std::getenv("BOOST_ASIO_NOTIFY_TEST_RUNS_ON");
     if (!spec)
     {
-      log << "ASIO_NOTIFY_TEST_RUNS_ON is not set (ctest sets it): nothing to check" << std::endl;
+      log << "BOOST_ASIO_NOTIFY_TEST_RUNS_ON is not set (ctest sets it): nothing to check"
+          << std::endl;
       pass();
       return;
     }

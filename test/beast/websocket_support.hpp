@@ -22,7 +22,7 @@
 //
 // Every case runs under every reactor configuration (test/support/reactor_configs.hpp). The
 // same cases are built a second time against stock Asio's socket and Beast's own tcp_stream
-// (ASIO_NOTIFY_DEFAULT_BACKEND: beast_websocket_test_default), which proves each of them
+// (BOOST_ASIO_NOTIFY_DEFAULT_BACKEND: beast_websocket_test_default), which proves each of them
 // right about Beast's behaviour.
 //
 // The cases are in three translation units, which compile in parallel (the single file they
@@ -31,10 +31,10 @@
 // (C++20 coroutines) and websocket_teardown_test.cpp (the peer that never closes, the idle
 // timeout, tcp_stream's timeouts, the customisation points). This header has what they share:
 // the helpers, the kinds of stream and the cases' templates.
-#ifndef ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
-#define ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
+#ifndef BOOST_ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
+#define BOOST_ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
 
-#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 #include <boost/asio_notify/beast.hpp> // first: the header is self-contained
 #endif
 
@@ -50,7 +50,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/test/unit_test.hpp>
 
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 #endif
@@ -90,7 +90,7 @@ using boost::system::error_code;
 using boost::system::system_error;
 using namespace std::chrono_literals;
 
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 using tcp = asio::ip::tcp;
 using tcp_stream = beast::tcp_stream;
 #else
@@ -153,7 +153,7 @@ bool run_until(asio::io_context& ioc, Predicate done, std::chrono::milliseconds 
 template <class Body>
 void for_each_configuration(Body body)
 {
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
   asio::io_context ioc;
   body(ioc);
 #else
@@ -215,7 +215,7 @@ struct recorder
   BOOST_TEST((actual) == error_code(expected),                                                     \
              "got " << describe(actual) << ", expected " << describe(error_code(expected)))
 
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
 namespace ssl = asio::ssl;
 
 // A self-signed certificate for localhost and 127.0.0.1 (valid from 2000 to 2999) and its
@@ -297,7 +297,7 @@ struct timed_stream
   static void cancel(ws_type& ws) { beast::get_lowest_layer(ws).cancel(); }
 };
 
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
 /// websocket::stream of ssl::stream of our socket; the client checks the server's
 /// certificate and name.
 struct tls_socket
@@ -363,7 +363,7 @@ void async_open(typename Kind::ws_type& ws, beast::role_type role, result& r)
     else
       ws.async_accept(recorder{&r});
   };
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
   if constexpr (Kind::tls)
   {
     ws.next_layer().async_handshake(role == client_role ? ssl::stream_base::client
@@ -488,7 +488,7 @@ void async_session(beast::role_type closer)
 template <class Kind>
 void sync_open(typename Kind::ws_type& ws, beast::role_type role)
 {
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
   if constexpr (Kind::tls)
     ws.next_layer().handshake(role == client_role ? ssl::stream_base::client
                                                   : ssl::stream_base::server);
@@ -653,7 +653,7 @@ template <class Kind>
 asio::awaitable<void> co_open(typename Kind::ws_type& ws, beast::role_type role)
 {
   arm<Kind>(ws);
-#if ASIO_NOTIFY_TEST_HAS_OPENSSL
+#if BOOST_ASIO_NOTIFY_TEST_HAS_OPENSSL
   if constexpr (Kind::tls)
     co_await ws.next_layer().async_handshake(role == client_role ? ssl::stream_base::client
                                                                  : ssl::stream_base::server,
@@ -966,4 +966,4 @@ using layers = std::tuple<socket_layer, stream_layer>;
 
 } // namespace
 
-#endif // ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP
+#endif // BOOST_ASIO_NOTIFY_TEST_BEAST_WEBSOCKET_SUPPORT_HPP

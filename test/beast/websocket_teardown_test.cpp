@@ -22,7 +22,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(websocket_timeout_ends_a_teardown_the_peer_never_e
 // (websocket/impl/teardown.hpp's teardown_tcp_op, Boost 1.81 to 1.91 alike) drops the error
 // its wait for readability completes with: after a cancellation it reads, finds nothing and
 // waits again, so against this peer its close never completes. Ours must complete.
-#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_ends_a_teardown_the_peer_never_ends, Kind, cancellable_kinds)
 {
   for (auto closer : {client_role, server_role})
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_SUITE(customisation_points)
 // never what its read_some returned, so it ends the drain after its first read that returns
 // data and closes the socket with the rest unread, before the peer's end of stream (the
 // peer sees a reset). Ours must read to the end.
-#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 BOOST_AUTO_TEST_CASE_TEMPLATE(async_teardown_reads_to_the_end_and_closes, Layer, layers)
 {
   for (auto role : {client_role, server_role})

@@ -49,7 +49,7 @@ namespace {
 constexpr int fuzz_slots = 3;
 constexpr std::size_t fuzz_max_steps = 64;
 
-// ASIO_NOTIFY_FUZZ_WRITE_CORPUS=<dir>: write the built-in inputs there as the seed corpus.
+// BOOST_ASIO_NOTIFY_FUZZ_WRITE_CORPUS=<dir>: write the built-in inputs there as the seed corpus.
 void write_corpus(const char* dir)
 {
   int i = 0;
@@ -70,7 +70,7 @@ void write_corpus(const char* dir)
 
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
-  if (const char* dir = std::getenv("ASIO_NOTIFY_FUZZ_WRITE_CORPUS"))
+  if (const char* dir = std::getenv("BOOST_ASIO_NOTIFY_FUZZ_WRITE_CORPUS"))
   {
     write_corpus(dir);
     std::exit(0);

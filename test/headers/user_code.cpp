@@ -20,9 +20,9 @@ using udp = boost::asio_notify::ip::udp;
 #endif
 
 #if defined(PRINT_BOOST_VERSION)
-#define ASIO_NOTIFY_STRING(x) #x
-#define ASIO_NOTIFY_VALUE(x) ASIO_NOTIFY_STRING(x)
-#pragma message("boost_version=" ASIO_NOTIFY_VALUE(BOOST_VERSION))
+#define BOOST_ASIO_NOTIFY_STRING(x) #x
+#define BOOST_ASIO_NOTIFY_VALUE(x) BOOST_ASIO_NOTIFY_STRING(x)
+#pragma message("boost_version=" BOOST_ASIO_NOTIFY_VALUE(BOOST_VERSION))
 #endif
 
 void use(boost::asio::io_context& ioc)

@@ -9,12 +9,12 @@
 // the reference model of the contract (contract_model.hpp), compared after every step.
 //
 // Environment:
-//   ASIO_NOTIFY_MODEL_SEQUENCES  how many sequences (default 500)
-//   ASIO_NOTIFY_MODEL_STEPS      steps per sequence (default 100)
-//   ASIO_NOTIFY_MODEL_SEED       the first seed (default 1); sequence i uses seed + i
+//   BOOST_ASIO_NOTIFY_MODEL_SEQUENCES  how many sequences (default 500)
+//   BOOST_ASIO_NOTIFY_MODEL_STEPS      steps per sequence (default 100)
+//   BOOST_ASIO_NOTIFY_MODEL_SEED       the first seed (default 1); sequence i uses seed + i
 // A failure prints the seed, the failing sequence shrunk to the steps that still fail the
-// same way, and the full sequence; rerun one with ASIO_NOTIFY_MODEL_SEED=<seed>
-// ASIO_NOTIFY_MODEL_SEQUENCES=1.
+// same way, and the full sequence; rerun one with BOOST_ASIO_NOTIFY_MODEL_SEED=<seed>
+// BOOST_ASIO_NOTIFY_MODEL_SEQUENCES=1.
 #include "port_harness.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -87,9 +87,9 @@ BOOST_AUTO_TEST_SUITE(port_model_test)
 
 BOOST_AUTO_TEST_CASE(random_sequences_match_the_contract)
 {
-  const std::uint64_t sequences = env_number("ASIO_NOTIFY_MODEL_SEQUENCES", 500);
-  const std::uint64_t steps = env_number("ASIO_NOTIFY_MODEL_STEPS", 100);
-  const std::uint64_t first_seed = env_number("ASIO_NOTIFY_MODEL_SEED", 1);
+  const std::uint64_t sequences = env_number("BOOST_ASIO_NOTIFY_MODEL_SEQUENCES", 500);
+  const std::uint64_t steps = env_number("BOOST_ASIO_NOTIFY_MODEL_STEPS", 100);
+  const std::uint64_t first_seed = env_number("BOOST_ASIO_NOTIFY_MODEL_SEED", 1);
   std::vector<std::uint64_t> failed;
   std::size_t total_steps = 0;
   const std::size_t descriptors = open_descriptors();
@@ -105,9 +105,9 @@ BOOST_AUTO_TEST_CASE(random_sequences_match_the_contract)
       continue;
     failed.push_back(seed);
     std::ostringstream msg;
-    msg << "model violation, seed " << seed << " (ASIO_NOTIFY_MODEL_SEED=" << seed
-        << " ASIO_NOTIFY_MODEL_SEQUENCES=1 ASIO_NOTIFY_MODEL_STEPS=" << steps << "), step #"
-        << r.failed_step << ":\n"
+    msg << "model violation, seed " << seed << " (BOOST_ASIO_NOTIFY_MODEL_SEED=" << seed
+        << " BOOST_ASIO_NOTIFY_MODEL_SEQUENCES=1 BOOST_ASIO_NOTIFY_MODEL_STEPS=" << steps
+        << "), step #" << r.failed_step << ":\n"
         << r.violation;
     if (failed.size() == 1)
     {

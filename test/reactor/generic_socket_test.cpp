@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(converting_moves)
   BOOST_TEST(assigned.is_open());
 }
 
-#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 
 // Ours only: Asio's converting move takes the socket before it converts the protocol, and
 // when that throws, its objects are left broken (Linux: the descriptor leaks; Windows: the
@@ -240,6 +240,6 @@ BOOST_AUTO_TEST_CASE(converting_move_from_another_socket_type_throws)
   BOOST_TEST(socket_is_open(odd.native_handle()));
 }
 
-#endif // !ASIO_NOTIFY_DEFAULT_BACKEND
+#endif // !BOOST_ASIO_NOTIFY_DEFAULT_BACKEND
 
 BOOST_AUTO_TEST_SUITE_END()

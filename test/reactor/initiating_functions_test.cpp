@@ -130,7 +130,7 @@ using io_signature = void(error_code, std::size_t);
 // With the completion signature declared: the return type is the token's async_result type,
 // found from the declaration alone. Stock Asio declares it from 1.84 (before, its initiating
 // functions deduce the type from their bodies in C++14 and later).
-#if !defined(ASIO_NOTIFY_DEFAULT_BACKEND) || BOOST_ASIO_VERSION >= 102900
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND) || BOOST_ASIO_VERSION >= 102900
 #define TOKEN declared_only_token()
 #define DECLARES_ITS_RESULT(name, Object, call, Signature)                                         \
   static_assert(declares<Signature, decltype(std::declval<Object&>().call)>,                       \

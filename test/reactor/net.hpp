@@ -5,14 +5,14 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // The one place that chooses which socket types the reactor test suite runs against.
-// By default: Boost.AsioNotify's. With ASIO_NOTIFY_DEFAULT_BACKEND defined: stock Asio's,
+// By default: Boost.AsioNotify's. With BOOST_ASIO_NOTIFY_DEFAULT_BACKEND defined: stock Asio's,
 // so that every test is first proven correct about Asio's own semantics.
 #ifndef BOOST_ASIO_NOTIFY_TEST_REACTOR_NET_HPP
 #define BOOST_ASIO_NOTIFY_TEST_REACTOR_NET_HPP
 
 #include <boost/asio.hpp>
 
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 namespace sockets = boost::asio;
 #else
 #include <boost/asio_notify.hpp>
@@ -32,7 +32,7 @@ namespace local = sockets::local;
 #endif
 
 /// True when the tests run against Boost.AsioNotify's sockets.
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 inline constexpr bool notify_backend = false;
 #else
 inline constexpr bool notify_backend = true;

@@ -21,7 +21,7 @@ namespace test_reactor_readiness {
 /// Whether this run's port may deliver stale packets on purpose (BOOST_ASIO_NOTIFY_ADVERSARY).
 inline bool port_is_adversarial()
 {
-#if defined(ASIO_NOTIFY_DEFAULT_BACKEND)
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
   return false; // stock Asio's sockets: no port of ours
 #else
   return boost::asio_notify::adversary_from_environment().kinds !=

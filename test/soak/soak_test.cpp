@@ -9,7 +9,7 @@
 // sizes, random cancellations and closes (closed connections are replaced). Checks that
 // every byte comes back in order and that every handler runs exactly once; leaks are
 // LeakSanitizer's to find in the sanitizer build.
-// ASIO_NOTIFY_SOAK_SECONDS sets the time per reactor configuration (default 4).
+// BOOST_ASIO_NOTIFY_SOAK_SECONDS sets the time per reactor configuration (default 4).
 
 #include "support/reactor_configs.hpp"
 
@@ -248,7 +248,7 @@ void accept_loop(tcp::acceptor& acc, counters& c)
 
 std::chrono::seconds soak_time()
 {
-  const char* s = std::getenv("ASIO_NOTIFY_SOAK_SECONDS");
+  const char* s = std::getenv("BOOST_ASIO_NOTIFY_SOAK_SECONDS");
   return std::chrono::seconds(s ? std::atoi(s) : 4);
 }
 

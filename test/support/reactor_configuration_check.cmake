@@ -2,7 +2,7 @@
 # Distributed under the Boost Software License, Version 1.0.
 #
 # asio_notify_reactor_configuration_check: an object library whose test case checks that a
-# run works on the configuration its registration names in ASIO_NOTIFY_TEST_RUNS_ON
+# run works on the configuration its registration names in BOOST_ASIO_NOTIFY_TEST_RUNS_ON
 # (reactor_configuration_check.cpp). Included by each suite folder that registers runs per
 # driver or backend.
 include_guard(GLOBAL)

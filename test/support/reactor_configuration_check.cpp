@@ -6,7 +6,7 @@
 //
 // Linked into each registration of the socket suite (test/reactor/CMakeLists.txt): one more
 // case, which fails unless this run's reactors work on the configuration the registration
-// asked for. The registration names it in ASIO_NOTIFY_TEST_RUNS_ON
+// asked for. The registration names it in BOOST_ASIO_NOTIFY_TEST_RUNS_ON
 // (`driver=<d>,trigger=<t>,backend=<b>`, each key optional) next to the variables that ask
 // for it. A reactor replaces a driver its context cannot host by the next one
 // (reactor.hpp), so without this check a registration for a driver a platform lacks would
@@ -25,7 +25,7 @@ namespace {
 
 namespace an = boost::asio_notify;
 
-constexpr const char* expectation_variable = "ASIO_NOTIFY_TEST_RUNS_ON";
+constexpr const char* expectation_variable = "BOOST_ASIO_NOTIFY_TEST_RUNS_ON";
 
 // The expected configuration, key by key.
 std::map<std::string, std::string> expectations()
