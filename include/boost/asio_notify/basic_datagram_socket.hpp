@@ -39,8 +39,7 @@ namespace asio_notify {
     @tparam Executor The I/O executor type.
 
     @par Thread safety
-    Distinct objects: safe. Shared objects: unsafe (one thread at a time, as with Asio);
-    `cancel()` and `close()` may be called while operations are being performed.
+    As for `basic_socket`: one thread at a time, except `cancel()` and `close()`.
 
     @par Example
     @code
@@ -58,65 +57,32 @@ template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_datagram_socket : public basic_socket<Protocol, Executor>
 {
   using base = basic_socket<Protocol, Executor>;
-  using typename base::wait_for;
-  using signature = void(boost::system::error_code, std::size_t);
+  using typename base::wait_for, typename base::default_token_type,
+      typename base::transfer_signature;
 
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Performer>
-  using initiate_result_t = typename base::template initiate_result_t<Token, signature, Performer>;
+  using initiate_result_t =
+      typename base::template initiate_result_t<Token, transfer_signature, Performer>;
   template <class Token, class Buffers>
   using send_result_t = typename base::template send_result_t<Token, Buffers>;
   template <class Token, class Buffers>
   using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
-  /// The endpoint type: `Protocol::endpoint`.
-  using typename base::endpoint_type;
-  /// The type of the executor the socket's asynchronous operations use.
-  using typename base::executor_type;
-  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
-  using typename base::native_handle_type;
-  /// The protocol type: `Protocol`.
-  using typename base::protocol_type;
-  /// Flags for sends and receives (`message_peek`, `message_out_of_band`,
-  /// `message_do_not_route`), Asio's `socket_base::message_flags`.
-  using message_flags = boost::asio::socket_base::message_flags;
+  // basic_socket's types, named here for lookup in this template (its base is dependent).
+  using typename base::endpoint_type, typename base::executor_type, typename base::message_flags,
+      typename base::native_handle_type;
 
-  /// Rebinds the socket type to another executor.
+  /// Rebinds the socket type to another executor: `rebind_executor<Executor1>::other` is
+  /// `basic_datagram_socket<Protocol, Executor1>`.
   template <class Executor1>
-  struct rebind_executor
-  {
-    /// The socket type when rebound to the specified executor.
-    using other = basic_datagram_socket<Protocol, Executor1>;
-  };
+  using rebind_executor = detail::rebound<basic_datagram_socket<Protocol, Executor1>>;
 
   /// The constructors of `basic_socket`: from an executor or an execution context,
-  /// optionally opening with a protocol, binding to an endpoint, or owning a native socket.
+  /// optionally opening with a protocol, binding to an endpoint, owning a native socket, or
+  /// converting a socket of the same kind. Moving and destroying it are as for `basic_socket`.
   using base::base;
-
-  /// Move-construct: take over `other`'s socket, executor and pending asynchronous
-  /// operations, which go on; `other` is left closed.
-  basic_datagram_socket(basic_datagram_socket&& other) noexcept = default;
-
-  /// Move-assign: close this socket as the destructor does (its pending operations complete
-  /// with `operation_aborted`; a `linger` the program set is turned off first), then take
-  /// over `other` as the move constructor does.
-  basic_datagram_socket& operator=(basic_datagram_socket&& other) noexcept = default;
-
-  /// Move-construct from a socket of another executor type, or of another protocol
-  /// convertible to this one (a UDP socket into a generic datagram socket); `other` is left
-  /// closed. Assigning such a socket moves it the same way, closing this one first.
-  template <class Protocol1, class Executor1,
-            class = std::enable_if_t<
-                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
-  basic_datagram_socket(basic_datagram_socket<Protocol1, Executor1>&& other)
-      : base(std::move(other))
-  {
-  }
-
-  /// Destroy the socket, closing it: pending operations complete with `operation_aborted`
-  /// (see `~basic_socket`).
-  ~basic_datagram_socket() = default;
 
   /** Send a datagram to the connected peer, blocking until it is sent.
 
@@ -141,10 +107,7 @@ public:
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = send(buffers, flags, ec);
-    detail::throw_if(ec, "send");
-    return n;
+    return detail::or_throw("send", [&](auto& ec) { return send(buffers, flags, ec); });
   }
 
   /** Send a datagram to the connected peer, blocking until it is sent; see the throwing
@@ -188,10 +151,8 @@ public:
   std::size_t send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
                       message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = send_to(buffers, destination, flags, ec);
-    detail::throw_if(ec, "send_to");
-    return n;
+    return detail::or_throw("send_to",
+                            [&](auto& ec) { return send_to(buffers, destination, flags, ec); });
   }
 
   /** Send a datagram to `destination`, blocking until it is sent; see the throwing
@@ -237,10 +198,7 @@ public:
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = receive(buffers, flags, ec);
-    detail::throw_if(ec, "receive");
-    return n;
+    return detail::or_throw("receive", [&](auto& ec) { return receive(buffers, flags, ec); });
   }
 
   /** Receive a datagram, blocking until one arrives; see the throwing overload.
@@ -286,10 +244,8 @@ public:
   std::size_t receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
                            message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = receive_from(buffers, sender, flags, ec);
-    detail::throw_if(ec, "receive_from");
-    return n;
+    return detail::or_throw("receive_from",
+                            [&](auto& ec) { return receive_from(buffers, sender, flags, ec); });
   }
 
   /** Receive a datagram and the address it came from, blocking until one arrives; see the
@@ -339,52 +295,38 @@ public:
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
       @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (for example `message_size`).
+      The system's error (for example `message_size`), besides `bad_descriptor` and
+      `operation_aborted` as for every operation (see `basic_socket`).
 
       @par Per-operation cancellation
       `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
       socket to become writable completes with `operation_aborted`. */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
-                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                  WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return this->start_send(buffers, flags, std::forward<WriteToken>(token), false);
   }
 
-  /** Start an asynchronous send of a datagram to the connected peer:
-      `async_send(buffers, 0, token)`.
+  /** Start an asynchronous send of a datagram to the connected peer without flags:
+      `async_send(buffers, 0, token)`, with that form's completion signature, errors and
+      cancellation.
 
       @param buffers The datagram's data; its memory must stay valid until the handler is
       invoked.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (for example `message_size`).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`. */
+      @param token The completion token that makes the handler. */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_send(const ConstBufferSequence& buffers,
-                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
+  auto async_send(const ConstBufferSequence& buffers, WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
 
-  /** Start an asynchronous send of a datagram to `destination`.
+  /** Start an asynchronous send of a datagram to `destination`; `async_send` sends to the
+      connected peer.
 
       With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
       writable. This is an initiating function: it returns at once.
@@ -398,20 +340,12 @@ public:
       @par Completion signature
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (for example `message_size`).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`. */
+      @par Errors and per-operation cancellation
+      As `async_send`'s. */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
-                     message_flags flags,
-                     WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                     message_flags flags, WriteToken&& token = default_token_type())
       -> initiate_result_t<
           WriteToken,
           detail::transfer_or_wait_t<ConstBufferSequence,
@@ -421,31 +355,20 @@ public:
       return this->async_readiness(std::forward<WriteToken>(token),
                                    detail::wait_performer<true>{wait_for::write});
     else
-      return this->template initiate<signature>(
+      return this->template initiate<transfer_signature>(
           std::forward<WriteToken>(token), detail::write_op,
           detail::send_to_performer<ConstBufferSequence, endpoint_type>{
               {}, buffers, destination, flags});
   }
 
-  /** Start an asynchronous send of a datagram to `destination`:
-      `async_send_to(buffers, destination, 0, token)`.
+  /** Start an asynchronous send of a datagram to `destination` without flags:
+      `async_send_to(buffers, destination, 0, token)`, with that form's completion
+      signature, errors and cancellation.
 
       @param buffers The datagram's data; its memory must stay valid until the handler is
       invoked.
       @param destination Where to send it; copied.
       @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (for example `message_size`).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`.
 
       @par Example
       @code
@@ -455,10 +378,9 @@ public:
                            });
       @endcode */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
-                     WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                     WriteToken&& token = default_token_type())
       -> initiate_result_t<
           WriteToken,
           detail::transfer_or_wait_t<ConstBufferSequence,
@@ -484,53 +406,39 @@ public:
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
       @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (on Linux `connection_refused` after an ICMP port
-      unreachable on a connected socket).
+      The system's error (on Linux `connection_refused` after an ICMP port unreachable on a
+      connected socket), besides `bad_descriptor` and `operation_aborted` as for every
+      operation (see `basic_socket`).
 
       @par Per-operation cancellation
       `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
       datagram completes with `operation_aborted`. */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                     ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return this->start_receive(buffers, flags, std::forward<ReadToken>(token), false);
   }
 
-  /** Start an asynchronous receive of a datagram: `async_receive(buffers, 0, token)`.
+  /** Start an asynchronous receive of a datagram without flags:
+      `async_receive(buffers, 0, token)`, with that form's completion signature, errors and
+      cancellation.
 
       @param buffers Where the datagram goes; its memory must stay valid until the handler
       is invoked.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (on Linux `connection_refused` after an ICMP port
-      unreachable on a connected socket).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
-      datagram completes with `operation_aborted`. */
+      @param token The completion token that makes the handler. */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_receive(const MutableBufferSequence& buffers,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
+  auto async_receive(const MutableBufferSequence& buffers, ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
 
-  /** Start an asynchronous receive of a datagram and the address it came from.
+  /** Start an asynchronous receive of a datagram and the address it came from; otherwise
+      as `async_receive`.
 
       With `boost::asio::null_buffers` it waits as `async_receive` does, and `sender` is
       reset to `endpoint_type()` when the operation is launched (with `deferred`, when the
@@ -547,22 +455,12 @@ public:
       @par Completion signature
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (on Linux `connection_refused` after an ICMP port
-      unreachable on a connected socket).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
-      datagram completes with `operation_aborted`. */
+      @par Errors and per-operation cancellation
+      As `async_receive`'s. */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto
-  async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
-                     message_flags flags,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
+  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                          message_flags flags, ReadToken&& token = default_token_type())
       -> initiate_result_t<ReadToken,
                            detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {
@@ -571,33 +469,21 @@ public:
                                    detail::readiness_from_performer<endpoint_type>{
                                        {base::receive_readiness(flags)}, &sender});
     else
-      return this->template initiate<signature>(
+      return this->template initiate<transfer_signature>(
           std::forward<ReadToken>(token), detail::read_op,
           detail::receive_from_performer<MutableBufferSequence, endpoint_type>{
               {}, buffers, &sender, flags});
   }
 
-  /** Start an asynchronous receive of a datagram and the address it came from:
-      `async_receive_from(buffers, sender, 0, token)`.
+  /** Start an asynchronous receive of a datagram and its sender's address without flags:
+      `async_receive_from(buffers, sender, 0, token)`, with that form's completion
+      signature, errors and cancellation.
 
       @param buffers Where the datagram goes; its memory must stay valid until the handler
       is invoked.
       @param sender Set to the sender's address; it must stay valid until the handler is
       invoked.
       @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      the system's error otherwise (on Linux `connection_refused` after an ICMP port
-      unreachable on a connected socket).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
-      datagram completes with `operation_aborted`.
 
       @par Example
       @code
@@ -607,11 +493,9 @@ public:
                                 });
       @endcode */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto
-  async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
+  auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,
+                          ReadToken&& token = default_token_type())
       -> initiate_result_t<ReadToken,
                            detail::receive_from_or_wait_t<MutableBufferSequence, endpoint_type>>
   {

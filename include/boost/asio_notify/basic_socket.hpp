@@ -22,34 +22,6 @@
 namespace boost {
 namespace asio_notify {
 
-/// @cond
-namespace detail {
-
-/// True for types that can provide an executor for an I/O object: execution contexts.
-template <class T>
-constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
-
-/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
-template <class T>
-constexpr bool is_executor_v =
-    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
-
-/// True where a socket of `Protocol1` and `Executor1` may become one of `Protocol` and
-/// `Executor` by a converting move (Asio's constraint).
-template <class Protocol1, class Executor1, class Protocol, class Executor>
-constexpr bool is_convertible_socket_v = std::is_convertible<Protocol1, Protocol>::value&&
-    std::is_convertible<Executor1, Executor>::value;
-
-/// True for what may be a completion token where an executor, an execution context or an
-/// endpoint could also stand: the overloads taking those must win.
-template <class T, class Endpoint>
-constexpr bool is_token_v =
-    !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
-    !std::is_same<std::decay_t<T>, Endpoint>::value;
-
-} // namespace detail
-/// @endcond
-
 /** The members common to stream and datagram sockets on the notify reactor: those of
     `boost::asio::basic_socket`, with the same semantics.
 
@@ -99,31 +71,30 @@ class basic_socket : public detail::socket_object<Protocol, Executor>
   using base = detail::socket_object<Protocol, Executor>;
 
 protected:
+  // socket_object's, named here for lookup in this template (its base is dependent).
+  using typename base::default_token_type, typename base::transfer_signature;
+
   /// The result type of an initiating function that completes with `Signature`: what
   /// `boost::asio::async_initiate` returns for `Token` (see `socket_object::initiate_result_t`).
   template <class Token, class Signature, class Performer>
   using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
 
 public:
-  /// The endpoint type: `Protocol::endpoint`.
-  using typename base::endpoint_type;
-  /// The type of the executor the socket's asynchronous operations use.
-  using typename base::executor_type;
-  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
-  using typename base::native_handle_type;
-  /// The protocol type: `Protocol`.
-  using typename base::protocol_type;
+  // socket_object's types, named here for lookup in this template (its base is dependent).
+  using typename base::endpoint_type, typename base::executor_type,
+      typename base::native_handle_type;
+
+  /// Flags for sends and receives (`message_peek`, `message_out_of_band`,
+  /// `message_do_not_route`), Asio's `socket_base::message_flags`.
+  using message_flags = boost::asio::socket_base::message_flags;
 
   /// A basic_socket is always the lowest layer.
   using lowest_layer_type = basic_socket;
 
-  /// Rebinds the socket type to another executor.
+  /// Rebinds the socket type to another executor: `rebind_executor<Executor1>::other` is
+  /// `basic_socket<Protocol, Executor1>`.
   template <class Executor1>
-  struct rebind_executor
-  {
-    /// The socket type when rebound to the specified executor.
-    using other = basic_socket<Protocol, Executor1>;
-  };
+  using rebind_executor = detail::rebound<basic_socket<Protocol, Executor1>>;
 
   /// Get a reference to the lowest layer: this object, which layered streams such as
   /// `boost::asio::ssl::stream` reach through their own `lowest_layer()`.
@@ -151,9 +122,7 @@ public:
       @endcode */
   void connect(const endpoint_type& peer)
   {
-    boost::system::error_code ec;
-    connect(peer, ec);
-    detail::throw_if(ec, "connect");
+    detail::or_throw("connect", [&](auto& ec) { return connect(peer, ec); });
   }
 
   /** Connect the socket to `peer`, blocking until the connection is made or fails.
@@ -211,10 +180,8 @@ public:
       });
       @endcode */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
-                ConnectToken = boost::asio::default_completion_token_t<executor_type>>
-  auto
-  async_connect(const endpoint_type& peer,
-                ConnectToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                ConnectToken = default_token_type>
+  auto async_connect(const endpoint_type& peer, ConnectToken&& token = default_token_type())
       -> initiate_result_t<ConnectToken, void(boost::system::error_code),
                            detail::unless_failed<detail::connect_performer<endpoint_type>>>
   {
@@ -240,9 +207,7 @@ public:
       @endcode */
   void shutdown(boost::asio::socket_base::shutdown_type what)
   {
-    boost::system::error_code ec;
-    shutdown(what, ec);
-    detail::throw_if(ec, "shutdown");
+    detail::or_throw("shutdown", [&](auto& ec) { return shutdown(what, ec); });
   }
 
   /** Disable sends, receives or both on the socket (`shutdown`).
@@ -266,10 +231,7 @@ public:
       is closed, `not_connected` if it is not connected. */
   endpoint_type remote_endpoint() const
   {
-    boost::system::error_code ec;
-    endpoint_type ep = remote_endpoint(ec);
-    detail::throw_if(ec, "remote_endpoint");
-    return ep;
+    return detail::or_throw("remote_endpoint", [&](auto& ec) { return remote_endpoint(ec); });
   }
 
   /** Get the address of the connected peer.
@@ -296,10 +258,7 @@ public:
       is closed). */
   std::size_t available() const
   {
-    boost::system::error_code ec;
-    std::size_t n = available(ec);
-    detail::throw_if(ec, "available");
-    return n;
+    return detail::or_throw("available", [&](auto& ec) { return available(ec); });
   }
 
   /** The number of bytes that may be read without blocking (`FIONREAD`).
@@ -317,10 +276,7 @@ public:
       is closed). */
   bool at_mark() const
   {
-    boost::system::error_code ec;
-    bool b = at_mark(ec);
-    detail::throw_if(ec, "at_mark");
-    return b;
+    return detail::or_throw("at_mark", [&](auto& ec) { return at_mark(ec); });
   }
 
   /** Whether the socket's read position is at the out-of-band data mark (`sockatmark`).
@@ -332,55 +288,9 @@ public:
     return this->open_or_fail(ec) && detail::socket_ops::at_mark(this->own_.socket, ec);
   }
 
-  /** Construct a closed socket whose operations use `ex`.
-
-      The first socket of an execution context creates its `reactor`, with options from the
-      environment (`reactor_options_from_environment`), unless the program made it first.
-
-      @param ex The I/O executor: of an `io_context` (or a strand of one), a `thread_pool`,
-      or any executor whose `execution::context` query gives the execution context.
-
-      @throws boost::system::system_error Thrown when the reactor cannot be created (for
-      example `invalid_argument` for a bad `BOOST_ASIO_NOTIFY_REACTOR` value). */
-  explicit basic_socket(const executor_type& ex) : base(ex) {}
-
-  /** Construct a closed socket whose operations use `context.get_executor()`.
-
-      @param context The execution context, such as a `boost::asio::io_context`.
-
-      @throws boost::system::system_error Thrown when the context's reactor cannot be
-      created (see the constructor from an executor). */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  explicit basic_socket(ExecutionContext& context) : base(context.get_executor())
-  {
-  }
-
-  /** Construct a socket and open it with `protocol`.
-
-      @param ex The I/O executor.
-      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
-
-      @throws boost::system::system_error Thrown when the socket cannot be opened (for
-      example `address_family_not_supported`) or the reactor cannot be created. */
-  basic_socket(const executor_type& ex, const protocol_type& protocol) : base(ex)
-  {
-    this->open(protocol);
-  }
-
-  /** Construct a socket on `context.get_executor()` and open it with `protocol`.
-
-      @param context The execution context.
-      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
-
-      @throws boost::system::system_error Thrown when the socket cannot be opened or the
-      reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_socket(ExecutionContext& context, const protocol_type& protocol)
-      : basic_socket(context.get_executor(), protocol)
-  {
-  }
+  /// The constructors of `socket_object`: from an executor or an execution context, closed,
+  /// opened with a protocol, or owning a native socket.
+  using base::base;
 
   /** Construct a socket, open it with `endpoint.protocol()` and bind it to `endpoint`.
 
@@ -389,58 +299,20 @@ public:
 
       @throws boost::system::system_error Thrown when the socket cannot be opened or bound
       (for example `address_in_use`), or the reactor cannot be created. */
-  basic_socket(const executor_type& ex, const endpoint_type& endpoint) : base(ex)
+  basic_socket(const executor_type& ex, const endpoint_type& endpoint)
+      : base(ex, endpoint.protocol())
   {
-    this->open(endpoint.protocol());
     this->bind(endpoint);
   }
 
-  /** Construct a socket on `context.get_executor()`, open it with `endpoint.protocol()` and
-      bind it to `endpoint`.
+  /** Construct a socket on `context.get_executor()` bound to `endpoint`, as from an
+      executor.
 
       @param context The execution context.
-      @param endpoint The local endpoint.
-
-      @throws boost::system::system_error Thrown when the socket cannot be opened or bound,
-      or the reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+      @param endpoint The local endpoint. */
+  template <class ExecutionContext, class = detail::if_context_t<ExecutionContext>>
   basic_socket(ExecutionContext& context, const endpoint_type& endpoint)
       : basic_socket(context.get_executor(), endpoint)
-  {
-  }
-
-  /** Construct a socket that takes ownership of the open native socket `native` (see
-      `assign`).
-
-      @param ex The I/O executor.
-      @param protocol The native socket's protocol.
-      @param native The native socket; the object closes it.
-
-      @throws boost::system::system_error Thrown when `native` is not an open socket
-      (`bad_descriptor`, or on POSIX `not_socket` for another kind of descriptor), or the
-      reactor cannot be created. */
-  basic_socket(const executor_type& ex, const protocol_type& protocol,
-               const native_handle_type& native)
-      : base(ex)
-  {
-    this->assign(protocol, native);
-  }
-
-  /** Construct a socket on `context.get_executor()` that takes ownership of the open native
-      socket `native` (see `assign`).
-
-      @param context The execution context.
-      @param protocol The native socket's protocol.
-      @param native The native socket; the object closes it.
-
-      @throws boost::system::system_error Thrown when `native` is not an open socket, or the
-      reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_socket(ExecutionContext& context, const protocol_type& protocol,
-               const native_handle_type& native)
-      : basic_socket(context.get_executor(), protocol, native)
   {
   }
 
@@ -459,19 +331,22 @@ public:
       explicit `close()` honours it). Errors are ignored. */
   ~basic_socket() = default;
 
-protected:
   /** Move-construct from a socket of another executor type, or of another protocol
-      convertible to this one, as Asio's converting move does (`std::bad_cast` from a generic
-      protocol given another socket type leaves `other` open). Protected: the stream and
-      datagram sockets, which inherit the constructors above, each take only their own kind
-      (`basic_stream_socket` from `basic_stream_socket`), as Asio's. */
-  template <class Protocol1, class Executor1,
-            class = std::enable_if_t<
-                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
-  basic_socket(basic_socket<Protocol1, Executor1>&& other) : base(std::move(other))
+      convertible to this one (a TCP socket into a generic stream socket), as Asio's
+      converting move does; `other` is left closed. Only a socket of the kind
+      `Protocol::socket` has converts (a stream socket into a stream socket), as with Asio;
+      `std::bad_cast` from a generic protocol given another socket type leaves `other` open.
+      Stream and datagram sockets inherit this constructor; assigning such a socket moves it
+      the same way, closing this one first.
+
+      @param other The socket to take over. */
+  template <template <class, class> class Socket, class Protocol1, class Executor1,
+            class = detail::if_same_kind_socket_t<Socket, Protocol1, Executor1, Protocol, Executor>>
+  basic_socket(Socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 
+protected:
   /// What a readiness wait waits for: reading, writing, or an error condition.
   using wait_for = detail::socket_ops::wait_for;
 
@@ -480,11 +355,11 @@ protected:
       Asio queues it (a wait for out-of-band data in the except queue). */
   template <class Token, class Performer>
   auto async_readiness(Token&& token, Performer perf)
-      -> initiate_result_t<Token, void(boost::system::error_code, std::size_t), Performer>
+      -> initiate_result_t<Token, transfer_signature, Performer>
   {
     const detail::op_type queue = detail::queue_for(perf.what);
-    return this->template initiate<void(boost::system::error_code, std::size_t)>(
-        std::forward<Token>(token), queue, std::move(perf));
+    return this->template initiate<transfer_signature>(std::forward<Token>(token), queue,
+                                                       std::move(perf));
   }
 
   /// What a `null_buffers` receive waits for: out-of-band data with `message_out_of_band`
@@ -502,12 +377,12 @@ protected:
   /// The result type of an asynchronous send on `Buffers` for `Token`.
   template <class Token, class Buffers>
   using send_result_t =
-      initiate_result_t<Token, void(boost::system::error_code, std::size_t),
+      initiate_result_t<Token, transfer_signature,
                         detail::transfer_or_wait_t<Buffers, detail::send_performer<Buffers>>>;
   /// The result type of an asynchronous receive on `Buffers` for `Token`.
   template <class Token, class Buffers>
   using receive_result_t =
-      initiate_result_t<Token, void(boost::system::error_code, std::size_t),
+      initiate_result_t<Token, transfer_signature,
                         detail::transfer_or_wait_t<Buffers, detail::receive_performer<Buffers>>>;
 
   /// A synchronous send; with `null_buffers` a wait for writability that sends nothing.
@@ -563,7 +438,7 @@ protected:
       return async_readiness(std::forward<Token>(token),
                              detail::wait_performer<true>{wait_for::write});
     else
-      return this->template initiate<void(boost::system::error_code, std::size_t)>(
+      return this->template initiate<transfer_signature>(
           std::forward<Token>(token), detail::write_op,
           detail::send_performer<ConstBufferSequence>{{}, buffers, flags, stream});
   }
@@ -579,7 +454,7 @@ protected:
       return async_readiness(std::forward<Token>(token),
                              detail::wait_performer<true>{receive_readiness(flags)});
     else
-      return this->template initiate<void(boost::system::error_code, std::size_t)>(
+      return this->template initiate<transfer_signature>(
           std::forward<Token>(token), detail::read_op,
           detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, stream});
   }

@@ -85,8 +85,7 @@ struct make_accepted
     @tparam Executor The I/O executor type.
 
     @par Thread safety
-    Distinct objects: safe. Shared objects: unsafe (one thread at a time, as with Asio);
-    `cancel()` and `close()` may be called while operations are being performed.
+    As for `basic_socket`: one thread at a time, except `cancel()` and `close()`.
 
     @par Example
     @code
@@ -104,19 +103,17 @@ class basic_socket_acceptor : public detail::socket_object<Protocol, Executor>
 {
   using base = detail::socket_object<Protocol, Executor>;
   using wait_for = detail::socket_ops::wait_for;
+  using typename base::default_token_type;
 
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Signature, class Performer>
   using initiate_result_t = typename base::template initiate_result_t<Token, Signature, Performer>;
 
 public:
-  /// The endpoint type: `Protocol::endpoint`.
+  // socket_object's types, named here for lookup in this template (its base is dependent).
   using typename base::endpoint_type;
-  /// The type of the executor the acceptor's asynchronous operations use.
   using typename base::executor_type;
-  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
   using typename base::native_handle_type;
-  /// The protocol type: `Protocol`.
   using typename base::protocol_type;
 
   /// The socket type the move-accept forms create for an executor of type `Executor1`:
@@ -135,66 +132,24 @@ private:
       initiate_result_t<Token, void(boost::system::error_code),
                         detail::unless_failed<detail::accept_performer<
                             endpoint_type, detail::assign_accepted<Socket, Protocol>>>>;
+  template <class ExecutorOrContext>
+  using accept_new_signature = void(boost::system::error_code,
+                                    peer_socket_t<detail::executor_of_t<ExecutorOrContext>>);
   template <class Token, class Executor1>
   using accept_new_result_t = initiate_result_t<
-      Token, void(boost::system::error_code, peer_socket_t<Executor1>),
+      Token, accept_new_signature<Executor1>,
       detail::accept_performer<endpoint_type,
                                detail::make_accepted<peer_socket_t<Executor1>, Protocol>>>;
 
 public:
-  /// Rebinds the acceptor type to another executor.
+  /// Rebinds the acceptor type to another executor: `rebind_executor<Executor1>::other` is
+  /// `basic_socket_acceptor<Protocol, Executor1>`.
   template <class Executor1>
-  struct rebind_executor
-  {
-    /// The acceptor type when rebound to the specified executor.
-    using other = basic_socket_acceptor<Protocol, Executor1>;
-  };
+  using rebind_executor = detail::rebound<basic_socket_acceptor<Protocol, Executor1>>;
 
-  /** Construct a closed acceptor whose operations use `ex`.
-
-      @param ex The I/O executor.
-
-      @throws boost::system::system_error Thrown when the context's reactor cannot be
-      created (see `basic_socket`'s constructors). */
-  explicit basic_socket_acceptor(const executor_type& ex) : base(ex) {}
-
-  /** Construct a closed acceptor whose operations use `context.get_executor()`.
-
-      @param context The execution context, such as a `boost::asio::io_context`.
-
-      @throws boost::system::system_error Thrown when the context's reactor cannot be
-      created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  explicit basic_socket_acceptor(ExecutionContext& context) : base(context.get_executor())
-  {
-  }
-
-  /** Construct an acceptor and open it with `protocol`; it is not bound or listening yet.
-
-      @param ex The I/O executor.
-      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v6()`.
-
-      @throws boost::system::system_error Thrown when the acceptor cannot be opened or the
-      reactor cannot be created. */
-  basic_socket_acceptor(const executor_type& ex, const protocol_type& protocol) : base(ex)
-  {
-    this->open(protocol);
-  }
-
-  /** Construct an acceptor on `context.get_executor()` and open it with `protocol`.
-
-      @param context The execution context.
-      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v6()`.
-
-      @throws boost::system::system_error Thrown when the acceptor cannot be opened or the
-      reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol)
-      : basic_socket_acceptor(context.get_executor(), protocol)
-  {
-  }
+  /// The constructors of `socket_object`: from an executor or an execution context, closed,
+  /// opened with a protocol, or owning a native socket.
+  using base::base;
 
   /** Construct an acceptor listening on `endpoint`: open it with `endpoint.protocol()`, set
       `socket_base::reuse_address` if `reuse_addr`, bind it, and listen with
@@ -215,62 +170,24 @@ public:
       @endcode */
   basic_socket_acceptor(const executor_type& ex, const endpoint_type& endpoint,
                         bool reuse_addr = true)
-      : base(ex)
+      : base(ex, endpoint.protocol())
   {
-    this->open(endpoint.protocol());
     if (reuse_addr)
       this->set_option(boost::asio::socket_base::reuse_address(true));
     this->bind(endpoint);
     listen();
   }
 
-  /** Construct an acceptor on `context.get_executor()` listening on `endpoint`: open, set
-      `reuse_address` if `reuse_addr`, bind, listen.
+  /** Construct an acceptor on `context.get_executor()` listening on `endpoint`, as from an
+      executor.
 
       @param context The execution context.
       @param endpoint The local endpoint to listen on.
-      @param reuse_addr Whether to set `reuse_address` before binding.
-
-      @throws boost::system::system_error Thrown when a step fails (for example
-      `address_in_use`), or the reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
+      @param reuse_addr Whether to set `reuse_address` before binding. */
+  template <class ExecutionContext, class = detail::if_context_t<ExecutionContext>>
   basic_socket_acceptor(ExecutionContext& context, const endpoint_type& endpoint,
                         bool reuse_addr = true)
       : basic_socket_acceptor(context.get_executor(), endpoint, reuse_addr)
-  {
-  }
-
-  /** Construct an acceptor that takes ownership of the open native socket `native` (see
-      `assign`).
-
-      @param ex The I/O executor.
-      @param protocol The native socket's protocol.
-      @param native The native socket; the object closes it.
-
-      @throws boost::system::system_error Thrown when `native` is not an open socket, or the
-      reactor cannot be created. */
-  basic_socket_acceptor(const executor_type& ex, const protocol_type& protocol,
-                        const native_handle_type& native)
-      : base(ex)
-  {
-    this->assign(protocol, native);
-  }
-
-  /** Construct an acceptor on `context.get_executor()` that takes ownership of the open
-      native socket `native` (see `assign`).
-
-      @param context The execution context.
-      @param protocol The native socket's protocol.
-      @param native The native socket; the object closes it.
-
-      @throws boost::system::system_error Thrown when `native` is not an open socket, or the
-      reactor cannot be created. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  basic_socket_acceptor(ExecutionContext& context, const protocol_type& protocol,
-                        const native_handle_type& native)
-      : basic_socket_acceptor(context.get_executor(), protocol, native)
   {
   }
 
@@ -286,8 +203,7 @@ public:
   /// convertible to this one (a TCP acceptor into a generic stream one); `other` is left
   /// closed. Assigning such an acceptor moves it the same way, closing this one first.
   template <class Protocol1, class Executor1,
-            class = std::enable_if_t<
-                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
+            class = detail::if_convertible_socket_t<Protocol1, Executor1, Protocol, Executor>>
   basic_socket_acceptor(basic_socket_acceptor<Protocol1, Executor1>&& other)
       : base(std::move(other))
   {
@@ -306,9 +222,7 @@ public:
       acceptor is closed, the system's error otherwise. */
   void listen(int backlog = boost::asio::socket_base::max_listen_connections)
   {
-    boost::system::error_code ec;
-    listen(backlog, ec);
-    detail::throw_if(ec, "listen");
+    detail::or_throw("listen", [&](auto& ec) { return listen(backlog, ec); });
   }
 
   /** Place the acceptor into the listening state.
@@ -330,9 +244,10 @@ public:
       @param peer A closed socket of this library, of any executor, that receives the
       connection (of `Protocol1`, to which `protocol_type` converts).
 
-      @throws boost::system::system_error Thrown on failure: `already_open` if `peer` is open, `bad_descriptor` if the acceptor is closed,
-      `would_block` in `non_blocking(true)` mode when no connection is waiting, the system's
-      error otherwise (for example `no_descriptors`).
+      @throws boost::system::system_error Thrown on failure: `already_open` if `peer` is
+      open, `bad_descriptor` if the acceptor is closed, `would_block` in
+      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
+      (for example `no_descriptors`).
 
       @par Example
       @code
@@ -342,17 +257,14 @@ public:
   template <class Protocol1, class Executor1>
   void accept(basic_socket<Protocol1, Executor1>& peer)
   {
-    boost::system::error_code ec;
-    accept_into(peer, nullptr, ec);
-    detail::throw_if(ec, "accept");
+    detail::or_throw("accept", [&](auto& ec) { return accept_into(peer, nullptr, ec); });
   }
 
-  /** Accept a connection into `peer`, blocking until one arrives.
+  /** Accept a connection into `peer`; reports failure in `ec` instead of throwing (see
+      `accept(peer)`).
 
       @param peer A closed socket of this library that receives the connection.
-      @param ec Set on failure: `already_open` if `peer` is open, `bad_descriptor` if the acceptor is closed,
-      `would_block` in `non_blocking(true)` mode when no connection is waiting, the system's
-      error otherwise (for example `no_descriptors`). */
+      @param ec Set on failure. */
   template <class Protocol1, class Executor1>
   BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer,
                                  boost::system::error_code& ec)
@@ -366,24 +278,19 @@ public:
       @param peer A closed socket of this library that receives the connection.
       @param peer_endpoint Set to the remote address of the connection.
 
-      @throws boost::system::system_error Thrown on failure: `already_open` if `peer` is open, `bad_descriptor` if the acceptor is closed,
-      `would_block` in `non_blocking(true)` mode when no connection is waiting, the system's
-      error otherwise (for example `no_descriptors`). */
+      @throws boost::system::system_error Thrown on failure, as by `accept(peer)`. */
   template <class Protocol1, class Executor1>
   void accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint)
   {
-    boost::system::error_code ec;
-    accept_into(peer, &peer_endpoint, ec);
-    detail::throw_if(ec, "accept");
+    detail::or_throw("accept", [&](auto& ec) { return accept_into(peer, &peer_endpoint, ec); });
   }
 
-  /** Accept a connection into `peer`, blocking until one arrives, and tell its address.
+  /** Accept a connection into `peer` and tell its address; reports failure in `ec` instead
+      of throwing (see `accept(peer)`).
 
       @param peer A closed socket of this library that receives the connection.
       @param peer_endpoint Set to the remote address of the connection.
-      @param ec Set on failure: `already_open` if `peer` is open, `bad_descriptor` if the acceptor is closed,
-      `would_block` in `non_blocking(true)` mode when no connection is waiting, the system's
-      error otherwise (for example `no_descriptors`). */
+      @param ec Set on failure. */
   template <class Protocol1, class Executor1>
   BOOST_ASIO_SYNC_OP_VOID accept(basic_socket<Protocol1, Executor1>& peer,
                                  endpoint_type& peer_endpoint, boost::system::error_code& ec)
@@ -397,9 +304,9 @@ public:
 
       @returns The connected socket.
 
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
+      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the
+      acceptor is closed, `would_block` in `non_blocking(true)` mode when no connection is
+      waiting, the system's error otherwise (for example `no_descriptors`).
 
       @par Example
       @code
@@ -407,12 +314,10 @@ public:
       @endcode */
   socket_type accept() { return accept(this->executor_); }
 
-  /** Accept a connection, blocking until one arrives, and return it as a new socket that
-      uses this acceptor's executor.
+  /** Accept a connection as a new socket that uses this acceptor's executor; reports
+      failure in `ec` instead of throwing (see `accept()`).
 
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
+      @param ec Set on failure.
       @returns The connected socket, or a closed one on failure. */
   socket_type accept(boost::system::error_code& ec) { return accept(this->executor_, ec); }
 
@@ -421,21 +326,17 @@ public:
 
       @param peer_endpoint Set to the remote address of the connection.
       @returns The connected socket.
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`). */
+      @throws boost::system::system_error Thrown on failure, as by `accept()`. */
   socket_type accept(endpoint_type& peer_endpoint)
   {
     return accept(this->executor_, peer_endpoint);
   }
 
   /** Accept a connection as a new socket that uses this acceptor's executor, and tell its
-      address.
+      address; reports failure in `ec` instead of throwing (see `accept()`).
 
       @param peer_endpoint Set to the remote address of the connection.
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
+      @param ec Set on failure.
       @returns The connected socket, or a closed one on failure. */
   socket_type accept(endpoint_type& peer_endpoint, boost::system::error_code& ec)
   {
@@ -443,130 +344,62 @@ public:
   }
 
   /** Accept a connection, blocking until one arrives, and return it as a new socket that
-      uses `ex` (for example another `io_context`'s executor).
+      uses `ex`: an executor (for example another `io_context`'s) or an execution context,
+      whose `get_executor()` the socket uses.
 
-      @param ex The new socket's executor.
-      @returns The connected socket.
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`). */
-  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  peer_socket_t<Executor1> accept(const Executor1& ex)
+      @param ex The new socket's executor, or its execution context.
+      @returns The connected socket: `peer_socket_t` of that executor.
+      @throws boost::system::system_error Thrown on failure, as by `accept()`. */
+  template <class ExecutorOrContext, class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto accept(ExecutorOrContext&& ex) -> peer_socket_t<detail::executor_of_t<ExecutorOrContext>>
   {
-    boost::system::error_code ec;
-    auto s = accept_new(ex, nullptr, ec);
-    detail::throw_if(ec, "accept");
-    return s;
+    return detail::or_throw(
+        "accept", [&](auto& ec) { return accept_new(detail::executor_of(ex), nullptr, ec); });
   }
 
-  /** Accept a connection, blocking until one arrives, and return it as a new socket that
-      uses `ex`.
+  /** Accept a connection as a new socket that uses `ex` (an executor or an execution
+      context); reports failure in `ec` instead of throwing (see `accept()`).
 
-      @param ex The new socket's executor.
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
+      @param ex The new socket's executor, or its execution context.
+      @param ec Set on failure.
       @returns The connected socket, or a closed one on failure. */
-  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  peer_socket_t<Executor1> accept(const Executor1& ex, boost::system::error_code& ec)
+  template <class ExecutorOrContext, class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto accept(ExecutorOrContext&& ex, boost::system::error_code& ec)
+      -> peer_socket_t<detail::executor_of_t<ExecutorOrContext>>
   {
-    return accept_new(ex, nullptr, ec);
+    return accept_new(detail::executor_of(ex), nullptr, ec);
   }
 
-  /** Accept a connection as a new socket that uses `ex`, and tell its address.
+  /** Accept a connection as a new socket that uses `ex` (an executor or an execution
+      context), and tell its address.
 
-      @param ex The new socket's executor.
+      @param ex The new socket's executor, or its execution context.
       @param peer_endpoint Set to the remote address of the connection.
       @returns The connected socket.
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`). */
-  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  peer_socket_t<Executor1> accept(const Executor1& ex, endpoint_type& peer_endpoint)
+      @throws boost::system::system_error Thrown on failure, as by `accept()`. */
+  template <class ExecutorOrContext, class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto accept(ExecutorOrContext&& ex, endpoint_type& peer_endpoint)
+      -> peer_socket_t<detail::executor_of_t<ExecutorOrContext>>
   {
-    boost::system::error_code ec;
-    auto s = accept_new(ex, &peer_endpoint, ec);
-    detail::throw_if(ec, "accept");
-    return s;
+    return detail::or_throw("accept", [&](auto& ec) {
+      return accept_new(detail::executor_of(ex), &peer_endpoint, ec);
+    });
   }
 
-  /** Accept a connection as a new socket that uses `ex`, and tell its address. (Asio
-      declares this overload too, but in a form that can never be chosen.)
+  /** Accept a connection as a new socket that uses `ex` (an executor or an execution
+      context), and tell its address; reports failure in `ec` instead of throwing (see
+      `accept()`). Asio declares this overload for executors too, in a form that can never
+      be chosen.
 
-      @param ex The new socket's executor.
+      @param ex The new socket's executor, or its execution context.
       @param peer_endpoint Set to the remote address of the connection.
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
+      @param ec Set on failure.
       @returns The connected socket, or a closed one on failure. */
-  template <class Executor1, class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  peer_socket_t<Executor1> accept(const Executor1& ex, endpoint_type& peer_endpoint,
-                                  boost::system::error_code& ec)
+  template <class ExecutorOrContext, class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto accept(ExecutorOrContext&& ex, endpoint_type& peer_endpoint, boost::system::error_code& ec)
+      -> peer_socket_t<detail::executor_of_t<ExecutorOrContext>>
   {
-    return accept_new(ex, &peer_endpoint, ec);
-  }
-
-  /** Accept a connection, blocking until one arrives, and return it as a new socket that
-      uses `context.get_executor()`.
-
-      @param context The new socket's execution context.
-      @returns The connected socket, of type `peer_socket_t<ExecutionContext::executor_type>`.
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`). */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto accept(ExecutionContext& context)
-  {
-    return accept(context.get_executor());
-  }
-
-  /** Accept a connection, blocking until one arrives, and return it as a new socket that
-      uses `context.get_executor()`.
-
-      @param context The new socket's execution context.
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
-      @returns The connected socket, or a closed one on failure. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto accept(ExecutionContext& context, boost::system::error_code& ec)
-  {
-    return accept(context.get_executor(), ec);
-  }
-
-  /** Accept a connection as a new socket that uses `context.get_executor()`, and tell its
-      address.
-
-      @param context The new socket's execution context.
-      @param peer_endpoint Set to the remote address of the connection.
-      @returns The connected socket.
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`). */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint)
-  {
-    return accept(context.get_executor(), peer_endpoint);
-  }
-
-  /** Accept a connection as a new socket that uses `context.get_executor()`, and tell its
-      address.
-
-      @param context The new socket's execution context.
-      @param peer_endpoint Set to the remote address of the connection.
-      @param ec Set on failure: `bad_descriptor` if the acceptor is closed, `would_block` in
-      `non_blocking(true)` mode when no connection is waiting, the system's error otherwise
-      (for example `no_descriptors`).
-      @returns The connected socket, or a closed one on failure. */
-  template <class ExecutionContext,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto accept(ExecutionContext& context, endpoint_type& peer_endpoint,
-              boost::system::error_code& ec)
-  {
-    return accept(context.get_executor(), peer_endpoint, ec);
+    return accept_new(detail::executor_of(ex), &peer_endpoint, ec);
   }
 
   /** Start an asynchronous accept into `peer`. This is an initiating function: it returns
@@ -599,9 +432,9 @@ public:
       @endcode */
   template <class Protocol1, class Executor1,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
-                AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+                AcceptToken = default_token_type>
   auto async_accept(basic_socket<Protocol1, Executor1>& peer,
-                    AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                    AcceptToken&& token = default_token_type())
       -> accept_into_result_t<AcceptToken, basic_socket<Protocol1, Executor1>>
   {
     return async_accept_into(peer, nullptr, std::forward<AcceptToken>(token));
@@ -618,20 +451,13 @@ public:
       @par Completion signature
       @code void(boost::system::error_code ec) @endcode
 
-      @par Errors
-      `already_open` if `peer` is open when the operation starts; `bad_descriptor` if the
-      acceptor is closed then; `operation_aborted` when cancelled, or when the acceptor is
-      closed before a connection arrives; the system's error otherwise (for example
-      `no_descriptors`), after which the acceptor is still usable.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
+      @par Errors and per-operation cancellation
+      As for `async_accept(peer, token)`. */
   template <class Protocol1, class Executor1,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
-                AcceptToken = boost::asio::default_completion_token_t<executor_type>>
+                AcceptToken = default_token_type>
   auto async_accept(basic_socket<Protocol1, Executor1>& peer, endpoint_type& peer_endpoint,
-                    AcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                    AcceptToken&& token = default_token_type())
       -> accept_into_result_t<AcceptToken, basic_socket<Protocol1, Executor1>>
   {
     return async_accept_into(peer, &peer_endpoint, std::forward<AcceptToken>(token));
@@ -668,11 +494,10 @@ public:
             });
       }
       @endcode */
-  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(accept_new_signature<Executor>)
+                MoveAcceptToken = default_token_type,
             class = std::enable_if_t<detail::is_token_v<MoveAcceptToken, endpoint_type>>>
-  auto
-  async_accept(MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+  auto async_accept(MoveAcceptToken&& token = default_token_type())
       -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, nullptr, std::forward<MoveAcceptToken>(token));
@@ -688,156 +513,58 @@ public:
       @par Completion signature
       @code void(boost::system::error_code ec, socket_type peer) @endcode
 
-      @par Errors
-      `bad_descriptor` if the acceptor is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the acceptor is closed before a connection
-      arrives; the system's error otherwise (for example `no_descriptors`), after which the
-      acceptor is still usable. On failure the socket given to the handler is closed.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
-  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, socket_type))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>>
-  auto
-  async_accept(endpoint_type& peer_endpoint,
-               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
+      @par Errors and per-operation cancellation
+      As for `async_accept(token)`. */
+  template <BOOST_ASIO_COMPLETION_TOKEN_FOR(accept_new_signature<Executor>)
+                MoveAcceptToken = default_token_type>
+  auto async_accept(endpoint_type& peer_endpoint, MoveAcceptToken&& token = default_token_type())
       -> accept_new_result_t<MoveAcceptToken, Executor>
   {
     return async_accept_new(this->executor_, &peer_endpoint, std::forward<MoveAcceptToken>(token));
   }
 
-  /** Start an asynchronous accept of a new socket that uses `ex` (for example another
-      `io_context`'s executor, to spread connections over contexts).
+  /** Start an asynchronous accept of a new socket that uses `ex`: an executor (for example
+      another `io_context`'s, to spread connections over contexts) or an execution context,
+      whose `get_executor()` the socket uses.
 
-      @param ex The new socket's executor.
+      @param ex The new socket's executor, or its execution context.
       @param token The completion token that makes the handler.
 
       @par Completion signature
-      @code void(boost::system::error_code ec, peer_socket_t<Executor1> peer) @endcode
+      @code void(boost::system::error_code ec, peer_socket_t<executor> peer) @endcode
+      where `executor` is the type of `ex`, or of the context's executor.
 
-      @par Errors
-      `bad_descriptor` if the acceptor is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the acceptor is closed before a connection
-      arrives; the system's error otherwise (for example `no_descriptors`), after which the
-      acceptor is still usable. On failure the socket given to the handler is closed.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
-  template <class Executor1,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code,
-                                                 peer_socket_t<Executor1>))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  auto
-  async_accept(const Executor1& ex,
-               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> accept_new_result_t<MoveAcceptToken, Executor1>
+      @par Errors and per-operation cancellation
+      As for `async_accept(token)`. */
+  template <class ExecutorOrContext,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(accept_new_signature<ExecutorOrContext>)
+                MoveAcceptToken = default_token_type,
+            class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto async_accept(ExecutorOrContext&& ex, MoveAcceptToken&& token = default_token_type())
+      -> accept_new_result_t<MoveAcceptToken, detail::executor_of_t<ExecutorOrContext>>
   {
-    return async_accept_new(ex, nullptr, std::forward<MoveAcceptToken>(token));
+    return async_accept_new(detail::executor_of(ex), nullptr, std::forward<MoveAcceptToken>(token));
   }
 
-  /** Start an asynchronous accept of a new socket that uses `ex`, and tell the
-      connection's address.
+  /** Start an asynchronous accept of a new socket that uses `ex` (an executor or an
+      execution context), and tell the connection's address.
 
-      @param ex The new socket's executor.
+      @param ex The new socket's executor, or its execution context.
       @param peer_endpoint Set to the remote address of the connection; it must stay valid
       until the handler is invoked.
       @param token The completion token that makes the handler.
 
-      @par Completion signature
-      @code void(boost::system::error_code ec, peer_socket_t<Executor1> peer) @endcode
-
-      @par Errors
-      `bad_descriptor` if the acceptor is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the acceptor is closed before a connection
-      arrives; the system's error otherwise (for example `no_descriptors`), after which the
-      acceptor is still usable. On failure the socket given to the handler is closed.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
-  template <class Executor1,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code,
-                                                 peer_socket_t<Executor1>))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<detail::is_executor_v<Executor1>>>
-  auto
-  async_accept(const Executor1& ex, endpoint_type& peer_endpoint,
-               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> accept_new_result_t<MoveAcceptToken, Executor1>
+      @par Completion signature, errors and per-operation cancellation
+      As for `async_accept(ex, token)`. */
+  template <class ExecutorOrContext,
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(accept_new_signature<ExecutorOrContext>)
+                MoveAcceptToken = default_token_type,
+            class = detail::if_executor_or_context_t<ExecutorOrContext>>
+  auto async_accept(ExecutorOrContext&& ex, endpoint_type& peer_endpoint,
+                    MoveAcceptToken&& token = default_token_type())
+      -> accept_new_result_t<MoveAcceptToken, detail::executor_of_t<ExecutorOrContext>>
   {
-    return async_accept_new(ex, &peer_endpoint, std::forward<MoveAcceptToken>(token));
-  }
-
-  /** Start an asynchronous accept of a new socket that uses `context.get_executor()`.
-
-      @param context The new socket's execution context.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code
-      void(boost::system::error_code ec,
-           peer_socket_t<typename ExecutionContext::executor_type> peer)
-      @endcode
-
-      @par Errors
-      `bad_descriptor` if the acceptor is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the acceptor is closed before a connection
-      arrives; the system's error otherwise (for example `no_descriptors`), after which the
-      acceptor is still usable. On failure the socket given to the handler is closed.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
-  template <class ExecutionContext,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(
-                boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto
-  async_accept(ExecutionContext& context,
-               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
-  {
-    return async_accept_new(context.get_executor(), nullptr, std::forward<MoveAcceptToken>(token));
-  }
-
-  /** Start an asynchronous accept of a new socket that uses `context.get_executor()`, and
-      tell the connection's address.
-
-      @param context The new socket's execution context.
-      @param peer_endpoint Set to the remote address of the connection; it must stay valid
-      until the handler is invoked.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code
-      void(boost::system::error_code ec,
-           peer_socket_t<typename ExecutionContext::executor_type> peer)
-      @endcode
-
-      @par Errors
-      `bad_descriptor` if the acceptor is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the acceptor is closed before a connection
-      arrives; the system's error otherwise (for example `no_descriptors`), after which the
-      acceptor is still usable. On failure the socket given to the handler is closed.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: an accept still waiting for a
-      connection completes with `operation_aborted`. */
-  template <class ExecutionContext,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(
-                boost::system::error_code, peer_socket_t<typename ExecutionContext::executor_type>))
-                MoveAcceptToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<detail::is_context_v<ExecutionContext>>>
-  auto
-  async_accept(ExecutionContext& context, endpoint_type& peer_endpoint,
-               MoveAcceptToken&& token = boost::asio::default_completion_token_t<executor_type>())
-      -> accept_new_result_t<MoveAcceptToken, typename ExecutionContext::executor_type>
-  {
-    return async_accept_new(context.get_executor(), &peer_endpoint,
+    return async_accept_new(detail::executor_of(ex), &peer_endpoint,
                             std::forward<MoveAcceptToken>(token));
   }
 
@@ -909,7 +636,7 @@ private:
       -> accept_new_result_t<Token, Executor1>
   {
     using finish = detail::make_accepted<peer_socket_t<Executor1>, Protocol>;
-    return this->template initiate<void(boost::system::error_code, peer_socket_t<Executor1>)>(
+    return this->template initiate<accept_new_signature<Executor1>>(
         std::forward<Token>(token), detail::read_op,
         detail::accept_performer<endpoint_type, finish>(peer_endpoint, finish{ex, this->protocol_},
                                                         this->own_.enable_connection_aborted));

@@ -38,8 +38,7 @@ namespace asio_notify {
     @tparam Executor The I/O executor type.
 
     @par Thread safety
-    Distinct objects: safe. Shared objects: unsafe (one thread at a time, as with Asio);
-    `cancel()` and `close()` may be called while operations are being performed.
+    As for `basic_socket`: one thread at a time, except `cancel()` and `close()`.
 
     @par Example
     @code
@@ -56,7 +55,8 @@ template <class Protocol, class Executor = boost::asio::any_io_executor>
 class basic_stream_socket : public basic_socket<Protocol, Executor>
 {
   using base = basic_socket<Protocol, Executor>;
-  using typename base::wait_for;
+  using typename base::wait_for, typename base::default_token_type,
+      typename base::transfer_signature;
 
   // The result type of an initiating function (see socket_object::initiate_result_t).
   template <class Token, class Signature, class Performer>
@@ -67,52 +67,18 @@ class basic_stream_socket : public basic_socket<Protocol, Executor>
   using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
-  /// The endpoint type: `Protocol::endpoint`.
-  using typename base::endpoint_type;
-  /// The type of the executor the socket's asynchronous operations use.
-  using typename base::executor_type;
-  /// The native socket: a file descriptor (`int`) on POSIX, a `SOCKET` on Windows.
-  using typename base::native_handle_type;
-  /// The protocol type: `Protocol`.
-  using typename base::protocol_type;
-  /// Flags for sends and receives (`message_peek`, `message_out_of_band`,
-  /// `message_do_not_route`), Asio's `socket_base::message_flags`.
-  using message_flags = boost::asio::socket_base::message_flags;
+  // basic_socket's types, named here for lookup in this template (its base is dependent).
+  using typename base::executor_type, typename base::message_flags;
 
-  /// Rebinds the socket type to another executor.
+  /// Rebinds the socket type to another executor: `rebind_executor<Executor1>::other` is
+  /// `basic_stream_socket<Protocol, Executor1>`.
   template <class Executor1>
-  struct rebind_executor
-  {
-    /// The socket type when rebound to the specified executor.
-    using other = basic_stream_socket<Protocol, Executor1>;
-  };
+  using rebind_executor = detail::rebound<basic_stream_socket<Protocol, Executor1>>;
 
   /// The constructors of `basic_socket`: from an executor or an execution context,
-  /// optionally opening with a protocol, binding to an endpoint, or owning a native socket.
+  /// optionally opening with a protocol, binding to an endpoint, owning a native socket, or
+  /// converting a socket of the same kind. Moving and destroying it are as for `basic_socket`.
   using base::base;
-
-  /// Move-construct: take over `other`'s socket, executor and pending asynchronous
-  /// operations, which go on; `other` is left closed.
-  basic_stream_socket(basic_stream_socket&& other) noexcept = default;
-
-  /// Move-assign: close this socket as the destructor does (its pending operations complete
-  /// with `operation_aborted`; a `linger` the program set is turned off first), then take
-  /// over `other` as the move constructor does.
-  basic_stream_socket& operator=(basic_stream_socket&& other) noexcept = default;
-
-  /// Move-construct from a socket of another executor type, or of another protocol
-  /// convertible to this one (a TCP socket into a generic stream socket); `other` is left
-  /// closed. Assigning such a socket moves it the same way, closing this one first.
-  template <class Protocol1, class Executor1,
-            class = std::enable_if_t<
-                detail::is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>>
-  basic_stream_socket(basic_stream_socket<Protocol1, Executor1>&& other) : base(std::move(other))
-  {
-  }
-
-  /// Destroy the socket, closing it: pending operations complete with `operation_aborted`
-  /// (see `~basic_socket`).
-  ~basic_stream_socket() = default;
 
   /** Send data, blocking until at least one byte is sent.
 
@@ -138,10 +104,7 @@ public:
   template <class ConstBufferSequence>
   std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = send(buffers, flags, ec);
-    detail::throw_if(ec, "send");
-    return n;
+    return detail::or_throw("send", [&](auto& ec) { return send(buffers, flags, ec); });
   }
 
   /** Send data, blocking until at least one byte is sent; see the throwing overload.
@@ -186,10 +149,7 @@ public:
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
   {
-    boost::system::error_code ec;
-    std::size_t n = receive(buffers, flags, ec);
-    detail::throw_if(ec, "receive");
-    return n;
+    return detail::or_throw("receive", [&](auto& ec) { return receive(buffers, flags, ec); });
   }
 
   /** Receive data, blocking until at least one byte is received; see the throwing
@@ -279,32 +239,20 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
       socket to become writable completes with `operation_aborted`. */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
-                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                  WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return this->start_send(buffers, flags, std::forward<WriteToken>(token), true);
   }
 
-  /** Start an asynchronous send: `async_send(buffers, 0, token)`.
+  /** Start an asynchronous send without flags: `async_send(buffers, 0, token)`, with that
+      form's completion signature, errors and cancellation.
 
       @param buffers The data to send; its memory must stay valid until the handler is
       invoked.
       @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      `broken_pipe` or `connection_reset` when the peer is gone.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`.
 
       @par Example
       @code
@@ -314,39 +262,24 @@ public:
                         });
       @endcode */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_send(const ConstBufferSequence& buffers,
-                  WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
+  auto async_send(const ConstBufferSequence& buffers, WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
   }
 
-  /** Start an asynchronous write of some data: `async_send(buffers, 0, token)`. It
-      completes once at least one byte is written; `boost::asio::async_write` writes all.
+  /** Start an asynchronous write of some data (AsyncWriteStream's name for a send without
+      flags): `async_send(buffers, 0, token)`. It completes once at least one byte is
+      written; `boost::asio::async_write` writes all.
 
       @param buffers The data to write; its memory must stay valid until the handler is
       invoked.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      `broken_pipe` or `connection_reset` when the peer is gone.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`. */
+      @param token The completion token that makes the handler. */
   template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                WriteToken = boost::asio::default_completion_token_t<executor_type>>
-  auto
-  async_write_some(const ConstBufferSequence& buffers,
-                   WriteToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
+  auto async_write_some(const ConstBufferSequence& buffers,
+                        WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
     return async_send(buffers, 0, std::forward<WriteToken>(token));
@@ -379,60 +312,36 @@ public:
       `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for
       data completes with `operation_aborted`. */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
   auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                     ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return this->start_receive(buffers, flags, std::forward<ReadToken>(token), true);
   }
 
-  /** Start an asynchronous receive: `async_receive(buffers, 0, token)`.
+  /** Start an asynchronous receive without flags: `async_receive(buffers, 0, token)`, with
+      that form's completion signature, errors and cancellation.
 
       @param buffers Where the data goes; its memory must stay valid until the handler is
       invoked.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `eof` at the end of the stream, for this and every later receive; `bad_descriptor` if
-      the socket is closed when the operation starts; `operation_aborted` when cancelled, or
-      when the socket is closed before it completes; `connection_reset`.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for
-      data completes with `operation_aborted`. */
+      @param token The completion token that makes the handler. */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_receive(const MutableBufferSequence& buffers,
-                     ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
+  auto async_receive(const MutableBufferSequence& buffers, ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
 
-  /** Start an asynchronous read of some data: `async_receive(buffers, 0, token)`. It
-      completes once at least one byte is read; `boost::asio::async_read` fills the buffers.
+  /** Start an asynchronous read of some data (AsyncReadStream's name for a receive without
+      flags): `async_receive(buffers, 0, token)`. It completes once at least one byte is
+      read, or with `eof` at the end of the stream; `boost::asio::async_read` fills the
+      buffers.
 
       @param buffers Where the data goes; its memory must stay valid until the handler is
       invoked.
       @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      `eof` at the end of the stream, for this and every later receive; `bad_descriptor` if
-      the socket is closed when the operation starts; `operation_aborted` when cancelled, or
-      when the socket is closed before it completes; `connection_reset`.
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for
-      data completes with `operation_aborted`.
 
       @par Example
       @code
@@ -444,10 +353,9 @@ public:
                              });
       @endcode */
   template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code, std::size_t))
-                ReadToken = boost::asio::default_completion_token_t<executor_type>>
+            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
   auto async_read_some(const MutableBufferSequence& buffers,
-                       ReadToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                       ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
     return async_receive(buffers, 0, std::forward<ReadToken>(token));

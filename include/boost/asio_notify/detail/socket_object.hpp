@@ -18,6 +18,8 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/execution/context.hpp>
 #include <boost/asio/execution_context.hpp>
+#include <boost/asio/execution/executor.hpp>
+#include <boost/asio/is_executor.hpp>
 #include <boost/asio/query.hpp>
 #include <boost/asio/socket_base.hpp>
 #include <boost/system/system_error.hpp>
@@ -34,11 +36,107 @@ namespace detail {
 
 /// @cond
 
+/// True for types that can provide an executor for an I/O object: execution contexts.
+template <class T>
+constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
+
+/// Enables the constructors that take an execution context instead of an executor.
+template <class T>
+using if_context_t = std::enable_if_t<is_context_v<T>>;
+
+/// What an I/O object's `rebind_executor<Executor1>` gives: `other`, the rebound type.
+template <class Rebound>
+struct rebound
+{
+  using other = Rebound;
+};
+
+/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
+template <class T>
+constexpr bool is_executor_v =
+    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
+
+/// True where a socket of `Protocol1` and `Executor1` may become one of `Protocol` and
+/// `Executor` by a converting move (Asio's constraint).
+template <class Protocol1, class Executor1, class Protocol, class Executor>
+constexpr bool is_convertible_socket_v = std::is_convertible<Protocol1, Protocol>::value&&
+    std::is_convertible<Executor1, Executor>::value;
+
+/// Enables the forms that take an executor or an execution context for a new socket.
+template <class T>
+using if_executor_or_context_t =
+    std::enable_if_t<is_executor_v<std::decay_t<T>> || is_context_v<std::remove_reference_t<T>>>;
+
+/// The executor for a new socket: `ex` itself, or an execution context's `get_executor()`.
+template <class T>
+auto executor_of(T& ex)
+{
+  if constexpr (is_context_v<T>)
+    return ex.get_executor();
+  else
+    return ex;
+}
+
+/// The type `executor_of` gives for an argument of type `T`.
+template <class T>
+using executor_of_t = decltype(executor_of(std::declval<std::remove_reference_t<T>&>()));
+
+/// Enables a converting move (Asio's constraint, `is_convertible_socket_v`).
+template <class Protocol1, class Executor1, class Protocol, class Executor>
+using if_convertible_socket_t =
+    std::enable_if_t<is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>;
+
+/// True where `T` is an instance of the socket template `Socket` (naming `T` only, so that
+/// an incomplete socket type will do).
+template <template <class, class> class Socket, class T>
+struct is_socket_of : std::false_type
+{
+};
+template <template <class, class> class Socket, class Protocol, class Executor>
+struct is_socket_of<Socket, Socket<Protocol, Executor>> : std::true_type
+{
+};
+
+/// Enables a socket's converting move from `Socket<Protocol1, Executor1>` only into the same
+/// kind of socket (stream into stream, datagram into datagram), the kind `Protocol::socket`
+/// has, as Asio's stream and datagram sockets each take only their own kind.
+template <template <class, class> class Socket, class Protocol1, class Executor1, class Protocol,
+          class Executor>
+using if_same_kind_socket_t =
+    std::enable_if_t<is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor> &&
+                     is_socket_of<Socket, typename Protocol::socket>::value>;
+
+/// True for what may be a completion token where an executor, an execution context or an
+/// endpoint could also stand: the overloads taking those must win.
+template <class T, class Endpoint>
+constexpr bool is_token_v =
+    !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
+    !std::is_same<std::decay_t<T>, Endpoint>::value;
+
 /// Throw `system_error` for a failed throwing overload.
 inline void throw_if(const boost::system::error_code& ec, const char* what)
 {
   if (ec)
     boost::throw_exception(boost::system::system_error(ec, what));
+}
+
+/// The body of a throwing overload: runs its `error_code&` form (`attempt`) and throws
+/// `system_error` naming `what` on failure; returns what that form returns.
+template <class Attempt>
+auto or_throw(const char* what, Attempt&& attempt)
+{
+  boost::system::error_code ec;
+  if constexpr (std::is_void<decltype(attempt(ec))>::value)
+  {
+    attempt(ec);
+    throw_if(ec, what);
+  }
+  else
+  {
+    auto result = attempt(ec);
+    throw_if(ec, what);
+    return result;
+  }
 }
 
 /// The reactor core serving an executor's execution context (created on first use).
@@ -101,8 +199,88 @@ public:
   /// The native representation of a socket.
   using native_handle_type = native_socket_type;
 
-  /// @cond
+  /** Construct a closed socket or acceptor whose operations use `ex`.
+
+      The first object of an execution context creates its `reactor`, with options from the
+      environment (`reactor_options_from_environment`), unless the program made it first.
+
+      @param ex The I/O executor: of an `io_context` (or a strand of one), a `thread_pool`,
+      or any executor whose `execution::context` query gives the execution context.
+
+      @throws boost::system::system_error Thrown when the reactor cannot be created (for
+      example `invalid_argument` for a bad `BOOST_ASIO_NOTIFY_REACTOR` value). */
+  explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
+
+  /** Construct a closed object on `context.get_executor()`, as from an executor.
+
+      @param context The execution context, such as a `boost::asio::io_context`. */
+  template <class ExecutionContext, class = if_context_t<ExecutionContext>>
+  explicit socket_object(ExecutionContext& context) : socket_object(context.get_executor())
+  {
+  }
+
+  /** Construct an object and open it with `protocol` (an acceptor is not bound or
+      listening yet).
+
+      @param ex The I/O executor.
+      @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
+
+      @throws boost::system::system_error Thrown when the object cannot be opened (for
+      example `address_family_not_supported`) or the reactor cannot be created. */
+  socket_object(const executor_type& ex, const protocol_type& protocol) : socket_object(ex)
+  {
+    open(protocol);
+  }
+
+  /** Construct an object on `context.get_executor()` and open it with `protocol`, as from
+      an executor.
+
+      @param context The execution context.
+      @param protocol The protocol. */
+  template <class ExecutionContext, class = if_context_t<ExecutionContext>>
+  socket_object(ExecutionContext& context, const protocol_type& protocol)
+      : socket_object(context.get_executor(), protocol)
+  {
+  }
+
+  /** Construct an object that takes ownership of the open native socket `native` (see
+      `assign`).
+
+      @param ex The I/O executor.
+      @param protocol The native socket's protocol.
+      @param native The native socket; the object closes it.
+
+      @throws boost::system::system_error Thrown when `native` is not an open socket
+      (`bad_descriptor`, or on POSIX `not_socket` for another kind of descriptor), or the
+      reactor cannot be created. */
+  socket_object(const executor_type& ex, const protocol_type& protocol,
+                const native_handle_type& native)
+      : socket_object(ex)
+  {
+    assign(protocol, native);
+  }
+
+  /** Construct an object on `context.get_executor()` owning `native`, as from an executor.
+
+      @param context The execution context.
+      @param protocol The native socket's protocol.
+      @param native The native socket; the object closes it. */
+  template <class ExecutionContext, class = if_context_t<ExecutionContext>>
+  socket_object(ExecutionContext& context, const protocol_type& protocol,
+                const native_handle_type& native)
+      : socket_object(context.get_executor(), protocol, native)
+  {
+  }
+
 protected:
+  /// The completion token of an initiating function given none, as with Asio:
+  /// `boost::asio::default_completion_token_t<executor_type>`.
+  using default_token_type = boost::asio::default_completion_token_t<Executor>;
+
+  /// The completion signature of a send or receive: the error and the bytes transferred.
+  using transfer_signature = void(boost::system::error_code, std::size_t);
+
+  /// @cond
   /// Starts an operation for `async_initiate`: its executor is the I/O executor (for tokens
   /// such as `deferred`), its call queues the performer with the handler.
   class initiation
@@ -160,9 +338,7 @@ public:
       @endcode */
   void open(const protocol_type& protocol = protocol_type())
   {
-    boost::system::error_code ec;
-    open(protocol, ec);
-    throw_if(ec, "open");
+    or_throw("open", [&](auto& ec) { return open(protocol, ec); });
   }
 
   /** Open the socket with `protocol`. The native socket is created close-on-exec (on
@@ -197,9 +373,7 @@ public:
       descriptor of another kind). */
   void assign(const protocol_type& protocol, const native_handle_type& native)
   {
-    boost::system::error_code ec;
-    assign(protocol, native, ec);
-    throw_if(ec, "assign");
+    or_throw("assign", [&](auto& ec) { return assign(protocol, native, ec); });
   }
 
   /** Take ownership of an existing native socket, which must be open; the object closes it
@@ -243,9 +417,7 @@ public:
       is closed all the same. */
   void close()
   {
-    boost::system::error_code ec;
-    close(ec);
-    throw_if(ec, "close");
+    or_throw("close", [&](auto& ec) { return close(ec); });
   }
 
   /** Close the socket: pending asynchronous operations complete with `operation_aborted`.
@@ -271,10 +443,7 @@ public:
       closed. */
   native_handle_type release()
   {
-    boost::system::error_code ec;
-    native_handle_type s = release(ec);
-    throw_if(ec, "release");
-    return s;
+    return or_throw("release", [&](auto& ec) { return release(ec); });
   }
 
   /** Release ownership of the native socket and return it, still open; see `release()`.
@@ -303,9 +472,7 @@ public:
       closed. */
   void cancel()
   {
-    boost::system::error_code ec;
-    cancel(ec);
-    throw_if(ec, "cancel");
+    or_throw("cancel", [&](auto& ec) { return cancel(ec); });
   }
 
   /** Cancel every asynchronous operation pending on the socket: each completes with
@@ -335,9 +502,7 @@ public:
       @endcode */
   void bind(const endpoint_type& endpoint)
   {
-    boost::system::error_code ec;
-    bind(endpoint, ec);
-    throw_if(ec, "bind");
+    or_throw("bind", [&](auto& ec) { return bind(endpoint, ec); });
   }
 
   /** Bind the socket to a local endpoint.
@@ -370,9 +535,7 @@ public:
   template <class SettableSocketOption>
   void set_option(const SettableSocketOption& option)
   {
-    boost::system::error_code ec;
-    set_option(option, ec);
-    throw_if(ec, "set_option");
+    or_throw("set_option", [&](auto& ec) { return set_option(option, ec); });
   }
 
   /** Set a socket option; see the throwing overload.
@@ -423,9 +586,7 @@ public:
   template <class GettableSocketOption>
   void get_option(GettableSocketOption& option) const
   {
-    boost::system::error_code ec;
-    get_option(option, ec);
-    throw_if(ec, "get_option");
+    or_throw("get_option", [&](auto& ec) { return get_option(option, ec); });
   }
 
   /** Read a socket option into `option`; see the throwing overload.
@@ -474,9 +635,7 @@ public:
   template <class IoControlCommand>
   void io_control(IoControlCommand& command)
   {
-    boost::system::error_code ec;
-    io_control(command, ec);
-    throw_if(ec, "io_control");
+    or_throw("io_control", [&](auto& ec) { return io_control(command, ec); });
   }
 
   /** Perform an I/O control command on the socket; see the throwing overload.
@@ -513,9 +672,7 @@ public:
       closed, the system's error otherwise. */
   void non_blocking(bool mode)
   {
-    boost::system::error_code ec;
-    non_blocking(mode, ec);
-    throw_if(ec, "non_blocking");
+    or_throw("non_blocking", [&](auto& ec) { return non_blocking(mode, ec); });
   }
 
   /** Set whether synchronous operations report `would_block` instead of waiting; see
@@ -550,9 +707,7 @@ public:
       error otherwise. */
   void native_non_blocking(bool mode)
   {
-    boost::system::error_code ec;
-    native_non_blocking(mode, ec);
-    throw_if(ec, "native_non_blocking");
+    or_throw("native_non_blocking", [&](auto& ec) { return native_non_blocking(mode, ec); });
   }
 
   /** Set the native socket's non-blocking mode; see `native_non_blocking(bool)`.
@@ -584,10 +739,7 @@ public:
       closed). */
   endpoint_type local_endpoint() const
   {
-    boost::system::error_code ec;
-    endpoint_type ep = local_endpoint(ec);
-    throw_if(ec, "local_endpoint");
-    return ep;
+    return or_throw("local_endpoint", [&](auto& ec) { return local_endpoint(ec); });
   }
 
   /** Get the socket's local address (`getsockname`).
@@ -623,9 +775,7 @@ public:
       @endcode */
   void wait(wait_type w)
   {
-    boost::system::error_code ec;
-    wait(w, ec);
-    throw_if(ec, "wait");
+    or_throw("wait", [&](auto& ec) { return wait(w, ec); });
   }
 
   /** Block until the socket is ready for `w`; in `non_blocking(true)` mode only look. See
@@ -672,9 +822,8 @@ public:
                         });
       @endcode */
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
-                WaitToken = boost::asio::default_completion_token_t<executor_type>>
-  auto async_wait(wait_type w,
-                  WaitToken&& token = boost::asio::default_completion_token_t<executor_type>())
+                WaitToken = default_token_type>
+  auto async_wait(wait_type w, WaitToken&& token = default_token_type())
       -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
   {
     return this->template initiate<void(boost::system::error_code)>(
@@ -684,8 +833,6 @@ public:
 
   /// @cond
 protected:
-  explicit socket_object(const executor_type& ex) : executor_(ex), core_(&core_for(ex)) {}
-
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
         state_(std::exchange(other.state_, nullptr)),
