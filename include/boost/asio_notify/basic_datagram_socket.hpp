@@ -10,13 +10,12 @@
 #ifndef BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
 #define BOOST_ASIO_NOTIFY_BASIC_DATAGRAM_SOCKET_HPP
 
-#include <boost/asio_notify/basic_socket.hpp>
-#include <boost/asio_notify/detail/null_buffers.hpp>
+#include <boost/asio_notify/detail/transfer_socket.hpp>
 
 #include <boost/asio/buffer.hpp>
 
 #include <cstddef>
-#include <type_traits>
+#include <utility>
 
 namespace boost {
 namespace asio_notify {
@@ -54,9 +53,9 @@ namespace asio_notify {
                               });
     @endcode */
 template <class Protocol, class Executor = boost::asio::any_io_executor>
-class basic_datagram_socket : public basic_socket<Protocol, Executor>
+class basic_datagram_socket : public detail::transfer_socket<Protocol, Executor, false>
 {
-  using base = basic_socket<Protocol, Executor>;
+  using base = detail::transfer_socket<Protocol, Executor, false>;
   using typename base::wait_for, typename base::default_token_type,
       typename base::transfer_signature;
 
@@ -64,10 +63,6 @@ class basic_datagram_socket : public basic_socket<Protocol, Executor>
   template <class Token, class Performer>
   using initiate_result_t =
       typename base::template initiate_result_t<Token, transfer_signature, Performer>;
-  template <class Token, class Buffers>
-  using send_result_t = typename base::template send_result_t<Token, Buffers>;
-  template <class Token, class Buffers>
-  using receive_result_t = typename base::template receive_result_t<Token, Buffers>;
 
 public:
   // basic_socket's types, named here for lookup in this template (its base is dependent).
@@ -81,51 +76,9 @@ public:
 
   /// The constructors of `basic_socket`: from an executor or an execution context,
   /// optionally opening with a protocol, binding to an endpoint, owning a native socket, or
-  /// converting a socket of the same kind. Moving and destroying it are as for `basic_socket`.
+  /// converting a socket of the same kind. Moving and destroying it are as for `basic_socket`;
+  /// its sends and receives to the connected peer are those of `detail::transfer_socket`.
   using base::base;
-
-  /** Send a datagram to the connected peer, blocking until it is sent.
-
-      An empty buffer sequence sends an empty datagram. In `non_blocking(true)` mode it
-      reports `would_block` instead of waiting. With `boost::asio::null_buffers` it waits
-      until the socket is writable and sends nothing.
-
-      @param buffers The datagram's data.
-      @param flags Flags for the system's send.
-
-      @returns The number of bytes sent.
-
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
-      is closed, the system's error otherwise (for example `message_size` for a datagram
-      too long, `connection_refused` after an ICMP port unreachable on Linux).
-
-      @par Example
-      @code
-      socket.connect(peer);
-      socket.send(boost::asio::buffer("ping", 4));
-      @endcode */
-  template <class ConstBufferSequence>
-  std::size_t send(const ConstBufferSequence& buffers, message_flags flags = 0)
-  {
-    return detail::or_throw("send", [&](auto& ec) { return send(buffers, flags, ec); });
-  }
-
-  /** Send a datagram to the connected peer, blocking until it is sent; see the throwing
-      overload.
-
-      @param buffers The datagram's data; with `boost::asio::null_buffers`, wait until the
-      socket is writable and send nothing.
-      @param flags Flags for the system's send.
-      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
-      non-blocking mode, the system's error otherwise.
-
-      @returns The number of bytes sent, 0 on failure. */
-  template <class ConstBufferSequence>
-  std::size_t send(const ConstBufferSequence& buffers, message_flags flags,
-                   boost::system::error_code& ec)
-  {
-    return this->sync_send(buffers, flags, ec, false);
-  }
 
   /** Send a datagram to `destination`, blocking until it is sent.
 
@@ -178,43 +131,6 @@ public:
           return detail::socket_ops::sendto(s, a.bufs, a.count, flags, destination.data(),
                                             destination.size(), e);
         });
-  }
-
-  /** Receive a datagram, blocking until one arrives; for a connected socket, from its peer.
-
-      A datagram longer than the buffers is cut to their size, the rest discarded; an empty
-      datagram gives 0 bytes (not `eof`). In `non_blocking(true)` mode it reports
-      `would_block` instead of waiting. With `boost::asio::null_buffers` it waits until the
-      socket is readable and leaves the datagram queued.
-
-      @param buffers Where the datagram goes.
-      @param flags Flags for the system's receive, such as `message_peek`.
-
-      @returns The number of bytes received.
-
-      @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
-      is closed, the system's error otherwise (on Linux `connection_refused` after an ICMP
-      port unreachable on a connected socket). */
-  template <class MutableBufferSequence>
-  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
-  {
-    return detail::or_throw("receive", [&](auto& ec) { return receive(buffers, flags, ec); });
-  }
-
-  /** Receive a datagram, blocking until one arrives; see the throwing overload.
-
-      @param buffers Where the datagram goes; with `boost::asio::null_buffers`, wait until
-      the socket is readable and leave the datagram queued.
-      @param flags Flags for the system's receive, such as `message_peek`.
-      @param ec Set on failure: `bad_descriptor` if the socket is closed, `would_block` in
-      non-blocking mode, the system's error otherwise.
-
-      @returns The number of bytes received, 0 on failure. */
-  template <class MutableBufferSequence>
-  std::size_t receive(const MutableBufferSequence& buffers, message_flags flags,
-                      boost::system::error_code& ec)
-  {
-    return this->sync_receive(buffers, flags, ec, false);
   }
 
   /** Receive a datagram and the address it came from, blocking until one arrives.
@@ -281,50 +197,6 @@ public:
         });
   }
 
-  /** Start an asynchronous send of a datagram to the connected peer.
-
-      With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
-      writable. This is an initiating function: it returns at once.
-
-      @param buffers The datagram's data. The sequence is copied; the memory it refers to
-      must stay valid until the handler is invoked.
-      @param flags Flags for the system's send.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      The system's error (for example `message_size`), besides `bad_descriptor` and
-      `operation_aborted` as for every operation (see `basic_socket`).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`. */
-  template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
-  auto async_send(const ConstBufferSequence& buffers, message_flags flags,
-                  WriteToken&& token = default_token_type())
-      -> send_result_t<WriteToken, ConstBufferSequence>
-  {
-    return this->start_send(buffers, flags, std::forward<WriteToken>(token), false);
-  }
-
-  /** Start an asynchronous send of a datagram to the connected peer without flags:
-      `async_send(buffers, 0, token)`, with that form's completion signature, errors and
-      cancellation.
-
-      @param buffers The datagram's data; its memory must stay valid until the handler is
-      invoked.
-      @param token The completion token that makes the handler. */
-  template <class ConstBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
-  auto async_send(const ConstBufferSequence& buffers, WriteToken&& token = default_token_type())
-      -> send_result_t<WriteToken, ConstBufferSequence>
-  {
-    return async_send(buffers, 0, std::forward<WriteToken>(token));
-  }
-
   /** Start an asynchronous send of a datagram to `destination`; `async_send` sends to the
       connected peer.
 
@@ -387,54 +259,6 @@ public:
                                      detail::send_to_performer<ConstBufferSequence, endpoint_type>>>
   {
     return async_send_to(buffers, destination, 0, std::forward<WriteToken>(token));
-  }
-
-  /** Start an asynchronous receive of a datagram; for a connected socket, from its peer.
-
-      A datagram longer than the buffers is cut to their size; an empty one gives 0 bytes.
-      With `boost::asio::null_buffers` it completes, with 0 bytes, when the socket is
-      readable, leaving the datagram queued (with `message_out_of_band` as well, on an error
-      condition only: datagrams have no out-of-band data). This is an initiating function:
-      it returns at once.
-
-      @param buffers Where the datagram goes. The sequence is copied; the memory it refers
-      to must stay valid until the handler is invoked.
-      @param flags Flags for the system's receive, such as `message_peek`.
-      @param token The completion token that makes the handler.
-
-      @par Completion signature
-      @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
-
-      @par Errors
-      The system's error (on Linux `connection_refused` after an ICMP port unreachable on a
-      connected socket), besides `bad_descriptor` and `operation_aborted` as for every
-      operation (see `basic_socket`).
-
-      @par Per-operation cancellation
-      `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for a
-      datagram completes with `operation_aborted`. */
-  template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
-  auto async_receive(const MutableBufferSequence& buffers, message_flags flags,
-                     ReadToken&& token = default_token_type())
-      -> receive_result_t<ReadToken, MutableBufferSequence>
-  {
-    return this->start_receive(buffers, flags, std::forward<ReadToken>(token), false);
-  }
-
-  /** Start an asynchronous receive of a datagram without flags:
-      `async_receive(buffers, 0, token)`, with that form's completion signature, errors and
-      cancellation.
-
-      @param buffers Where the datagram goes; its memory must stay valid until the handler
-      is invoked.
-      @param token The completion token that makes the handler. */
-  template <class MutableBufferSequence,
-            BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
-  auto async_receive(const MutableBufferSequence& buffers, ReadToken&& token = default_token_type())
-      -> receive_result_t<ReadToken, MutableBufferSequence>
-  {
-    return async_receive(buffers, 0, std::forward<ReadToken>(token));
   }
 
   /** Start an asynchronous receive of a datagram and the address it came from; otherwise

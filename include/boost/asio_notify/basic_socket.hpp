@@ -13,8 +13,6 @@
 #include <boost/asio_notify/detail/socket_object.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/execution/executor.hpp>
-#include <boost/asio/is_executor.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -368,95 +366,6 @@ protected:
   {
     return (flags & boost::asio::socket_base::message_out_of_band) != 0 ? wait_for::error
                                                                         : wait_for::read;
-  }
-
-  // ---- transfers, written once for stream and datagram sockets (`stream` tells them apart:
-  // a stream transfers nothing for empty buffers, as Asio's, and a read of 0 bytes is `eof`;
-  // a datagram may be empty) ----
-
-  /// The result type of an asynchronous send on `Buffers` for `Token`.
-  template <class Token, class Buffers>
-  using send_result_t =
-      initiate_result_t<Token, transfer_signature,
-                        detail::transfer_or_wait_t<Buffers, detail::send_performer<Buffers>>>;
-  /// The result type of an asynchronous receive on `Buffers` for `Token`.
-  template <class Token, class Buffers>
-  using receive_result_t =
-      initiate_result_t<Token, transfer_signature,
-                        detail::transfer_or_wait_t<Buffers, detail::receive_performer<Buffers>>>;
-
-  /// A synchronous send; with `null_buffers` a wait for writability that sends nothing.
-  template <class ConstBufferSequence>
-  std::size_t sync_send(const ConstBufferSequence& buffers,
-                        boost::asio::socket_base::message_flags flags,
-                        boost::system::error_code& ec, bool stream)
-  {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return this->wait_ready(wait_for::write, ec);
-    detail::buffer_array a(buffers);
-    if (stream && a.total == 0)
-    {
-      this->open_or_fail(ec);
-      return 0;
-    }
-    return this->sync_io(wait_for::write, ec,
-                         [&](native_handle_type s, boost::system::error_code& e) {
-                           return detail::socket_ops::send(s, a.bufs, a.count, flags, e);
-                         });
-  }
-
-  /// A synchronous receive; with `null_buffers` a wait for readability that reads nothing
-  /// (whatever `flags` says, as Asio's).
-  template <class MutableBufferSequence>
-  std::size_t sync_receive(const MutableBufferSequence& buffers,
-                           boost::asio::socket_base::message_flags flags,
-                           boost::system::error_code& ec, bool stream)
-  {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return this->wait_ready(wait_for::read, ec);
-    detail::buffer_array a(buffers);
-    if (stream && a.total == 0)
-    {
-      this->open_or_fail(ec);
-      return 0;
-    }
-    const std::size_t n =
-        this->sync_io(wait_for::read, ec, [&](native_handle_type, boost::system::error_code& e) {
-          return this->receive_attempt(a.bufs, a.count, flags, e);
-        });
-    if (stream && !ec && n == 0)
-      ec = boost::asio::error::eof;
-    return n;
-  }
-
-  /// An asynchronous send; with `null_buffers` a wait for writability.
-  template <class ConstBufferSequence, class Token>
-  auto start_send(const ConstBufferSequence& buffers, boost::asio::socket_base::message_flags flags,
-                  Token&& token, bool stream) -> send_result_t<Token, ConstBufferSequence>
-  {
-    if constexpr (detail::is_null_buffers<ConstBufferSequence>())
-      return async_readiness(std::forward<Token>(token),
-                             detail::wait_performer<true>{wait_for::write});
-    else
-      return this->template initiate<transfer_signature>(
-          std::forward<Token>(token), detail::write_op,
-          detail::send_performer<ConstBufferSequence>{{}, buffers, flags, stream});
-  }
-
-  /// An asynchronous receive; with `null_buffers` a wait for readability, or for
-  /// out-of-band data with `message_out_of_band`.
-  template <class MutableBufferSequence, class Token>
-  auto start_receive(const MutableBufferSequence& buffers,
-                     boost::asio::socket_base::message_flags flags, Token&& token, bool stream)
-      -> receive_result_t<Token, MutableBufferSequence>
-  {
-    if constexpr (detail::is_null_buffers<MutableBufferSequence>())
-      return async_readiness(std::forward<Token>(token),
-                             detail::wait_performer<true>{receive_readiness(flags)});
-    else
-      return this->template initiate<transfer_signature>(
-          std::forward<Token>(token), detail::read_op,
-          detail::receive_performer<MutableBufferSequence>{{}, buffers, flags, stream});
   }
 
   template <class, class>
