@@ -46,6 +46,21 @@ static_assert(!std::is_constructible_v<stream_socket, udp::socket&&>);
 static_assert(!std::is_constructible_v<datagram_socket, tcp::socket&&>);
 static_assert(!std::is_constructible_v<tcp::socket, stream_socket&&>);
 
+// The protocols' own constructors (detail::generic_protocol_base), as Asio's: from numbers,
+// or implicitly from any protocol object; never by default.
+static_assert(std::is_constructible_v<generic::stream_protocol, int, int>);
+static_assert(std::is_convertible_v<asio::generic::stream_protocol, generic::stream_protocol>);
+static_assert(std::is_convertible_v<tcp, generic::stream_protocol>);
+static_assert(std::is_convertible_v<asio::ip::udp, generic::datagram_protocol>);
+static_assert(!std::is_default_constructible_v<generic::datagram_protocol>);
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
+// Unlike Asio's: noexcept, and not from what is no protocol (Asio's converting constructor
+// is unconstrained).
+static_assert(std::is_nothrow_constructible_v<generic::stream_protocol, int, int>);
+static_assert(!std::is_convertible_v<std::string, generic::stream_protocol>);
+static_assert(!std::is_convertible_v<int, generic::datagram_protocol>);
+#endif
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(generic_socket)

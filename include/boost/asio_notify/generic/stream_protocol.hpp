@@ -11,10 +11,9 @@
 #define BOOST_ASIO_NOTIFY_GENERIC_STREAM_PROTOCOL_HPP
 
 #include <boost/asio_notify/basic_stream_socket.hpp>
+#include <boost/asio_notify/detail/protocol_base.hpp>
 
 #include <boost/asio/generic/stream_protocol.hpp>
-
-#include <type_traits>
 
 namespace boost {
 namespace asio_notify {
@@ -33,32 +32,13 @@ namespace generic {
     tcp_socket.connect(endpoint);
     boost::asio_notify::generic::stream_protocol::socket generic(std::move(tcp_socket));
     @endcode */
-class stream_protocol : public boost::asio::generic::stream_protocol
+class stream_protocol : public detail::generic_protocol_base<boost::asio::generic::stream_protocol>
 {
 public:
-  /// The protocol of `address_family` (`AF_INET`, say) and `socket_protocol` (`IPPROTO_TCP`).
-  /// @param address_family The address family, such as `AF_INET6`.
-  /// @param socket_protocol The protocol number, such as `IPPROTO_TCP`, or 0.
-  stream_protocol(int address_family, int socket_protocol) noexcept
-      : boost::asio::generic::stream_protocol(address_family, socket_protocol)
-  {
-  }
-
-  /// Convert from any protocol object, such as Asio's generic one (as `endpoint::protocol()`
-  /// returns) or `ip::tcp::v4()`.
-  /// @param source_protocol The protocol to convert; its family, type and protocol numbers
-  /// are taken.
-  /// @throws std::bad_cast Thrown for a protocol that is not stream-oriented, as Asio's
-  /// does.
-  template <class Protocol, class = std::enable_if_t<std::is_same<
-                                decltype(std::declval<const Protocol&>().family()), int>::value>>
-  stream_protocol(const Protocol& source_protocol) // NOLINT: implicit by design, as Asio's
-      : boost::asio::generic::stream_protocol(source_protocol)
-  {
-  }
-
-  /// The endpoint type (Asio's): any socket address.
-  using endpoint = boost::asio::generic::stream_protocol::endpoint;
+  /// The protocol of an address family and protocol number, such as
+  /// `stream_protocol(AF_INET6, IPPROTO_TCP)`, or converted from any stream protocol object
+  /// (`std::bad_cast` for another socket type); see `detail::generic_protocol_base`.
+  using generic_protocol_base::generic_protocol_base;
 
   /// The generic stream socket type on the notify reactor.
   using socket = basic_stream_socket<stream_protocol>;

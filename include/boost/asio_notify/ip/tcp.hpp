@@ -11,6 +11,7 @@
 
 #include <boost/asio_notify/basic_socket_acceptor.hpp>
 #include <boost/asio_notify/basic_stream_socket.hpp>
+#include <boost/asio_notify/detail/protocol_base.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
 
@@ -32,14 +33,13 @@ namespace ip {
     tcp::socket socket = acceptor.accept();
     boost::asio::write(socket, boost::asio::buffer("hello\n", 6));
     @endcode */
-class tcp : public boost::asio::ip::tcp
+class tcp : public detail::protocol_base<boost::asio::ip::tcp>
 {
 public:
-  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns), so that an
-  /// endpoint's protocol opens one of this library's sockets.
-  /// @param p Asio's TCP protocol, for IPv4 or IPv6.
-  tcp(const boost::asio::ip::tcp& p) noexcept
-      : boost::asio::ip::tcp(p) {} // NOLINT: implicit by design
+  /// Converts from Asio's protocol object, for IPv4 or IPv6 (as `endpoint::protocol()`
+  /// returns), so that an endpoint's protocol opens one of this library's sockets; see
+  /// `detail::protocol_base`.
+  using protocol_base::protocol_base;
 
   /// TCP over IPv4.
   /// @returns The protocol object for IPv4.
@@ -48,9 +48,6 @@ public:
   /// TCP over IPv6 (sockets opened with it are dual-stack on Windows, as with Asio).
   /// @returns The protocol object for IPv6.
   static tcp v6() noexcept { return boost::asio::ip::tcp::v6(); }
-
-  /// The TCP endpoint type (Asio's).
-  using endpoint = boost::asio::ip::tcp::endpoint;
 
   /// The TCP resolver type (Asio's).
   using resolver = boost::asio::ip::tcp::resolver;

@@ -10,6 +10,7 @@
 #define BOOST_ASIO_NOTIFY_IP_UDP_HPP
 
 #include <boost/asio_notify/basic_datagram_socket.hpp>
+#include <boost/asio_notify/detail/protocol_base.hpp>
 
 #include <boost/asio/ip/udp.hpp>
 
@@ -25,13 +26,13 @@ namespace ip {
     using udp = boost::asio_notify::ip::udp;
     udp::socket socket(ioc, udp::endpoint(udp::v4(), 9000));
     @endcode */
-class udp : public boost::asio::ip::udp
+class udp : public detail::protocol_base<boost::asio::ip::udp>
 {
 public:
-  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
-  /// @param p Asio's UDP protocol, for IPv4 or IPv6.
-  udp(const boost::asio::ip::udp& p) noexcept
-      : boost::asio::ip::udp(p) {} // NOLINT: implicit by design
+  /// Converts from Asio's protocol object, for IPv4 or IPv6 (as `endpoint::protocol()`
+  /// returns), so that an endpoint's protocol opens one of this library's sockets; see
+  /// `detail::protocol_base`.
+  using protocol_base::protocol_base;
 
   /// UDP over IPv4.
   /// @returns The protocol object for IPv4.
@@ -40,9 +41,6 @@ public:
   /// UDP over IPv6.
   /// @returns The protocol object for IPv6.
   static udp v6() noexcept { return boost::asio::ip::udp::v6(); }
-
-  /// The UDP endpoint type (Asio's).
-  using endpoint = boost::asio::ip::udp::endpoint;
 
   /// The UDP resolver type (Asio's).
   using resolver = boost::asio::ip::udp::resolver;

@@ -15,6 +15,7 @@
 #if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS)
 
 #include <boost/asio_notify/basic_datagram_socket.hpp>
+#include <boost/asio_notify/detail/protocol_base.hpp>
 
 namespace boost {
 namespace asio_notify {
@@ -32,22 +33,12 @@ namespace local {
     boost::asio_notify::local::connect_pair(a, b);
     a.send(boost::asio::buffer("ping", 4));
     @endcode */
-class datagram_protocol : public boost::asio::local::datagram_protocol
+class datagram_protocol : public detail::protocol_base<boost::asio::local::datagram_protocol>
 {
 public:
-  /// The UNIX domain datagram protocol.
-  datagram_protocol() noexcept = default;
-
-  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
-  /// @param p Asio's UNIX domain datagram protocol.
-  datagram_protocol(
-      const boost::asio::local::datagram_protocol& p) noexcept // NOLINT: implicit by design
-      : boost::asio::local::datagram_protocol(p)
-  {
-  }
-
-  /// The UNIX domain endpoint type (Asio's): a filesystem path.
-  using endpoint = boost::asio::local::datagram_protocol::endpoint;
+  /// The UNIX domain datagram protocol, or Asio's converted (as `endpoint::protocol()`
+  /// returns); see `detail::protocol_base`.
+  using protocol_base::protocol_base;
 
   /// The UNIX domain datagram socket type on the notify reactor.
   using socket = basic_datagram_socket<datagram_protocol>;

@@ -16,6 +16,7 @@
 
 #include <boost/asio_notify/basic_socket_acceptor.hpp>
 #include <boost/asio_notify/basic_stream_socket.hpp>
+#include <boost/asio_notify/detail/protocol_base.hpp>
 
 namespace boost {
 namespace asio_notify {
@@ -35,22 +36,12 @@ namespace local {
     local::socket client(ioc);
     client.connect(local::endpoint("/tmp/example.sock"));
     @endcode */
-class stream_protocol : public boost::asio::local::stream_protocol
+class stream_protocol : public detail::protocol_base<boost::asio::local::stream_protocol>
 {
 public:
-  /// The UNIX domain stream protocol.
-  stream_protocol() noexcept = default;
-
-  /// Convert from Asio's protocol object (as `endpoint::protocol()` returns).
-  /// @param p Asio's UNIX domain stream protocol.
-  stream_protocol(
-      const boost::asio::local::stream_protocol& p) noexcept // NOLINT: implicit by design
-      : boost::asio::local::stream_protocol(p)
-  {
-  }
-
-  /// The UNIX domain endpoint type (Asio's): a filesystem path.
-  using endpoint = boost::asio::local::stream_protocol::endpoint;
+  /// The UNIX domain stream protocol, or Asio's converted (as `endpoint::protocol()`
+  /// returns); see `detail::protocol_base`.
+  using protocol_base::protocol_base;
 
   /// The UNIX domain stream socket type on the notify reactor.
   using socket = basic_stream_socket<stream_protocol>;
