@@ -113,13 +113,11 @@ connect(basic_socket<Protocol, Executor>& s, Iterator begin, Iterator end,
 
     @returns The endpoint connected to, or a default-constructed endpoint on failure. */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
-typename Protocol::endpoint
-connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-        ConnectCondition connect_condition, boost::system::error_code& ec,
-        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                             detail::is_connect_condition_v<
-                                 ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
-                         int> = 0)
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    ConnectCondition connect_condition, boost::system::error_code& ec,
+    std::enable_if_t<detail::is_sequence_connect_condition_v<EndpointSequence, ConnectCondition>,
+                     int> = 0)
 {
   const auto it =
       asio_notify::connect(s, endpoints.begin(), endpoints.end(), connect_condition, ec);
@@ -149,13 +147,11 @@ connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
         });
     @endcode */
 template <class Protocol, class Executor, class EndpointSequence, class ConnectCondition>
-typename Protocol::endpoint
-connect(basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
-        ConnectCondition connect_condition,
-        std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                             detail::is_connect_condition_v<
-                                 ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
-                         int> = 0)
+typename Protocol::endpoint connect(
+    basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
+    ConnectCondition connect_condition,
+    std::enable_if_t<detail::is_sequence_connect_condition_v<EndpointSequence, ConnectCondition>,
+                     int> = 0)
 {
   boost::system::error_code ec;
   auto ep = asio_notify::connect(s, endpoints, std::move(connect_condition), ec);
@@ -289,11 +285,10 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 
     @returns The iterator of the endpoint connected to, or the end iterator on failure. */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
-Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
-                 ConnectCondition connect_condition, boost::system::error_code& ec,
-                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
-                                      detail::is_connect_condition_v<ConnectCondition, Iterator>,
-                                  int> = 0)
+Iterator connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, ConnectCondition connect_condition,
+    boost::system::error_code& ec,
+    std::enable_if_t<detail::is_iterator_connect_condition_v<Iterator, ConnectCondition>, int> = 0)
 {
   return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition), ec);
 }
@@ -311,11 +306,9 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
     @throws boost::system::system_error Thrown with the last attempt's error (`not_found`
     if none was tried). */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition>
-Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
-                 ConnectCondition connect_condition,
-                 std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
-                                      detail::is_connect_condition_v<ConnectCondition, Iterator>,
-                                  int> = 0)
+Iterator connect(
+    basic_socket<Protocol, Executor>& s, Iterator begin, ConnectCondition connect_condition,
+    std::enable_if_t<detail::is_iterator_connect_condition_v<Iterator, ConnectCondition>, int> = 0)
 {
   return asio_notify::connect(s, std::move(begin), Iterator(), std::move(connect_condition));
 }
@@ -328,8 +321,8 @@ Iterator connect(basic_socket<Protocol, Executor>& s, Iterator begin,
 // inside the initiating function; cancellation (per-operation slot): terminal and partial stop
 // the operation with `operation_aborted`, as does closing the socket; total is ignored, as in
 // Asio. An attempt that fails with `operation_aborted` for another reason (the socket's
-// `cancel()`) moves on to the next endpoint, as Asio's does. Each doc comment below says so
-// in its sections, for the reference.
+// `cancel()`) moves on to the next endpoint, as Asio's does. The first form's doc comment
+// says so in full, for the reference; the others forward to it and refer to it.
 
 /** Start an asynchronous connect of `s` to the first endpoint of `endpoints` that
     `connect_condition` accepts and that accepts the connection, one socket `async_connect`
@@ -364,9 +357,7 @@ auto async_connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
     ConnectCondition connect_condition,
     RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                         detail::is_connect_condition_v<
-                             ConnectCondition, detail::sequence_iterator_t<EndpointSequence>>,
+    std::enable_if_t<detail::is_sequence_connect_condition_v<EndpointSequence, ConnectCondition>,
                      int> = 0)
     -> decltype(detail::async_connect_each<detail::range_connect_signature<Protocol>>(
         s,
@@ -397,16 +388,9 @@ auto async_connect(
     On failure `connected` is `end`, or, when the operation was stopped with
     `operation_aborted`, the iterator being tried.
 
-    @par Errors
-    The last attempt's error (for example `connection_refused`); `not_found` if no endpoint
-    was tried (completed through the socket's executor, never inside this call);
-    `operation_aborted` when cancelled or when the socket is closed.
-
-    @par Per-operation cancellation
-    `cancellation_type::terminal` and `partial` stop the operation with
-    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
-    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
-    is tried, as with Asio's. */
+    @par Errors and per-operation cancellation
+    As for the endpoint sequence form above (`not_found` when no endpoint was tried;
+    `terminal` and `partial` cancellation stop it with `operation_aborted`). */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -425,9 +409,9 @@ auto async_connect(
 }
 
 /** Start an asynchronous connect of `s` to the first endpoint of `endpoints` (for instance
-    resolver results) that accepts the connection, one socket `async_connect` per endpoint
-    tried; the socket is closed before each attempt. This is an initiating function: it
-    returns at once.
+    resolver results) that accepts the connection. Equivalent to the form with a
+    `connect_condition` (above), given one that accepts every endpoint; see that overload
+    for the errors (`not_found` for an empty sequence) and cancellation.
 
     @param s The socket; it must stay alive until the handler is invoked.
     @param endpoints The endpoints to try, in order; copied.
@@ -435,18 +419,6 @@ auto async_connect(
 
     @par Completion signature
     @code void(boost::system::error_code ec, typename Protocol::endpoint connected) @endcode
-    On failure `connected` is a default-constructed endpoint.
-
-    @par Errors
-    The last attempt's error (for example `connection_refused`); `not_found` for an empty
-    sequence (completed through the socket's executor, never inside this call);
-    `operation_aborted` when cancelled or when the socket is closed.
-
-    @par Per-operation cancellation
-    `cancellation_type::terminal` and `partial` stop the operation with
-    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
-    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
-    is tried, as with Asio's.
 
     @par Example
     @code
@@ -464,20 +436,20 @@ template <class Protocol, class Executor, class EndpointSequence,
 auto async_connect(
     basic_socket<Protocol, Executor>& s, const EndpointSequence& endpoints,
     RangeConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
-    std::enable_if_t<detail::is_endpoint_sequence_v<EndpointSequence> &&
-                         !detail::is_connect_condition_v<
-                             RangeConnectToken, detail::sequence_iterator_t<EndpointSequence>>,
-                     int> = 0)
-    -> decltype(asio_notify::async_connect(s, endpoints, detail::connect_to_any(),
-                                           std::forward<RangeConnectToken>(token)))
+    std::enable_if_t<
+        detail::is_endpoint_sequence_v<EndpointSequence> &&
+            !detail::is_sequence_connect_condition_v<EndpointSequence, RangeConnectToken>,
+        int> = 0) -> decltype(asio_notify::async_connect(s, endpoints, detail::connect_to_any(),
+                                                         std::forward<RangeConnectToken>(token)))
 {
   return asio_notify::async_connect(s, endpoints, detail::connect_to_any(),
                                     std::forward<RangeConnectToken>(token));
 }
 
 /** Start an asynchronous connect of `s` to the first endpoint of [begin, end) that accepts
-    the connection; the socket is closed before each attempt. This is an initiating
-    function: it returns at once.
+    the connection. Equivalent to the [begin, end) form with a `connect_condition` (above),
+    given one that accepts every endpoint; see that overload for `connected` on failure, the
+    errors (`not_found` for an empty range) and cancellation.
 
     @param s The socket; it must stay alive until the handler is invoked.
     @param begin The first endpoint to try.
@@ -486,19 +458,7 @@ auto async_connect(
     @param token The completion token that makes the handler.
 
     @par Completion signature
-    @code void(boost::system::error_code ec, Iterator connected) @endcode
-    On failure `connected` is `end`, or, when the operation was stopped with
-    `operation_aborted`, the iterator being tried.
-
-    @par Errors
-    The last attempt's error; `not_found` for an empty range (never completed inside this
-    call); `operation_aborted` when cancelled or when the socket is closed.
-
-    @par Per-operation cancellation
-    `cancellation_type::terminal` and `partial` stop the operation with
-    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
-    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
-    is tried, as with Asio's. */
+    @code void(boost::system::error_code ec, Iterator connected) @endcode */
 template <class Protocol, class Executor, class Iterator,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -517,7 +477,9 @@ auto async_connect(
 
 /** (Deprecated, as in Asio: use a range form.) Start an asynchronous connect of `s` to the
     first endpoint from `begin` up to a value-initialised `Iterator` (the end of resolver
-    iterators) that accepts the connection.
+    iterators) that accepts the connection. Equivalent to
+    `async_connect(s, begin, Iterator(), token)`; see the [begin, end) form with a
+    `connect_condition` for the errors and cancellation.
 
     @param s The socket; it must stay alive until the handler is invoked.
     @param begin The first endpoint to try.
@@ -525,16 +487,7 @@ auto async_connect(
 
     @par Completion signature
     @code void(boost::system::error_code ec, Iterator connected) @endcode
-    As for [begin, end), the end being `Iterator()`.
-
-    @par Errors
-    As for [begin, end): the last attempt's error, `not_found`, `operation_aborted`.
-
-    @par Per-operation cancellation
-    `cancellation_type::terminal` and `partial` stop the operation with
-    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
-    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
-    is tried, as with Asio's. */
+    As for [begin, end), the end being `Iterator()`. */
 template <class Protocol, class Executor, class Iterator,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
@@ -554,7 +507,9 @@ auto async_connect(
 
 /** (Deprecated, as in Asio: use a range form.) Start an asynchronous connect of `s` to the
     first endpoint from `begin` up to a value-initialised `Iterator` that
-    `connect_condition` accepts and that accepts the connection.
+    `connect_condition` accepts and that accepts the connection. Equivalent to
+    `async_connect(s, begin, Iterator(), connect_condition, token)`; see that overload for
+    the errors and cancellation.
 
     @param s The socket; it must stay alive until the handler is invoked.
     @param begin The first endpoint to try.
@@ -562,26 +517,14 @@ auto async_connect(
     @param token The completion token that makes the handler.
 
     @par Completion signature
-    @code void(boost::system::error_code ec, Iterator connected) @endcode
-    As for [begin, end), the end being `Iterator()`.
-
-    @par Errors
-    As for [begin, end): the last attempt's error, `not_found`, `operation_aborted`.
-
-    @par Per-operation cancellation
-    `cancellation_type::terminal` and `partial` stop the operation with
-    `operation_aborted`; `total` is ignored, as with Asio's. Closing the socket stops it
-    too; the socket's `cancel()` aborts only the attempt in progress, and the next endpoint
-    is tried, as with Asio's. */
+    @code void(boost::system::error_code ec, Iterator connected) @endcode */
 template <class Protocol, class Executor, class Iterator, class ConnectCondition,
           BOOST_ASIO_COMPLETION_TOKEN_FOR(detail::iterator_connect_signature<Iterator>)
               IteratorConnectToken = boost::asio::default_completion_token_t<Executor>>
 auto async_connect(
     basic_socket<Protocol, Executor>& s, Iterator begin, ConnectCondition connect_condition,
     IteratorConnectToken&& token = boost::asio::default_completion_token_t<Executor>(),
-    std::enable_if_t<!detail::is_endpoint_sequence_v<Iterator> &&
-                         detail::is_connect_condition_v<ConnectCondition, Iterator>,
-                     int> = 0)
+    std::enable_if_t<detail::is_iterator_connect_condition_v<Iterator, ConnectCondition>, int> = 0)
     -> decltype(asio_notify::async_connect(s, begin, Iterator(), connect_condition,
                                            std::forward<IteratorConnectToken>(token)))
 {

@@ -92,6 +92,32 @@ using sequence_iterator_t = decltype(std::declval<const Sequence&>().begin());
 template <class T>
 inline constexpr bool is_endpoint_sequence_v = boost::asio::is_endpoint_sequence<T>::value;
 
+/// Whether `T` is a connect condition for the endpoints of `Sequence`, an endpoint sequence
+/// (false, not an error, for anything else): what picks a range form with a condition,
+/// free (connect.hpp) or beast::basic_stream's, over one with a token.
+template <class Sequence, class T, class = void>
+struct is_sequence_connect_condition : std::false_type
+{
+};
+
+template <class Sequence, class T>
+struct is_sequence_connect_condition<Sequence, T,
+                                     std::enable_if_t<is_endpoint_sequence_v<Sequence>>>
+    : std::bool_constant<is_connect_condition_v<T, sequence_iterator_t<Sequence>>>
+{
+};
+
+template <class Sequence, class T>
+inline constexpr bool is_sequence_connect_condition_v =
+    is_sequence_connect_condition<Sequence, T>::value;
+
+/// Whether `T` is a connect condition for `Iterator`, which is no endpoint sequence (a
+/// sequence and a condition are never read as an iterator and a condition): the forms that
+/// take a lone `begin`, or beast::basic_stream's [begin, end), with a condition.
+template <class Iterator, class T>
+inline constexpr bool is_iterator_connect_condition_v =
+    !is_endpoint_sequence_v<Iterator> && is_connect_condition_v<T, Iterator>;
+
 /// The first iterator in [next, end) that the condition accepts, or `end`.
 template <class Condition, class Iterator>
 Iterator next_connect_candidate(Condition& condition, const boost::system::error_code& ec,
