@@ -261,12 +261,12 @@ public:
       @param token The completion token.
       @par Completion signature
       @code void(boost::system::error_code ec, endpoint_type connected) @endcode */
-  template <class EndpointSequence,
-            class RangeConnectToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<
-                asio_notify::detail::is_endpoint_sequence_v<EndpointSequence> &&
-                !asio_notify::detail::is_connect_condition_v<
-                    RangeConnectToken, asio_notify::detail::sequence_iterator_t<EndpointSequence>>>>
+  template <
+      class EndpointSequence,
+      class RangeConnectToken = boost::asio::default_completion_token_t<executor_type>,
+      class = std::enable_if_t<asio_notify::detail::is_endpoint_sequence_v<EndpointSequence> &&
+                               !asio_notify::detail::is_sequence_connect_condition_v<
+                                   EndpointSequence, RangeConnectToken>>>
   auto async_connect(const EndpointSequence& endpoints,
                      RangeConnectToken&& token = RangeConnectToken())
   {
@@ -285,18 +285,13 @@ public:
       @code void(boost::system::error_code ec, endpoint_type connected) @endcode */
   template <class EndpointSequence, class ConnectCondition,
             class RangeConnectToken = boost::asio::default_completion_token_t<executor_type>,
-            class = std::enable_if_t<
-                asio_notify::detail::is_endpoint_sequence_v<EndpointSequence> &&
-                asio_notify::detail::is_connect_condition_v<
-                    ConnectCondition, asio_notify::detail::sequence_iterator_t<EndpointSequence>>>>
+            class = std::enable_if_t<asio_notify::detail::is_sequence_connect_condition_v<
+                EndpointSequence, ConnectCondition>>>
   auto async_connect(const EndpointSequence& endpoints, ConnectCondition connect_condition,
                      RangeConnectToken&& token = RangeConnectToken())
   {
-    return start_connect<void(boost::system::error_code, endpoint_type)>(
-        std::forward<RangeConnectToken>(token),
-        [endpoints, connect_condition](socket_type& s, auto&& handler) {
-          asio_notify::async_connect(s, endpoints, connect_condition, std::move(handler));
-        });
+    return start_connect_each<void(boost::system::error_code, endpoint_type)>(
+        std::forward<RangeConnectToken>(token), endpoints, connect_condition);
   }
 
   /** Start connecting the socket to the first endpoint of [begin, end) that accepts, the
@@ -327,20 +322,17 @@ public:
       before each attempt; copied.
       @param token The completion token.
       @par Completion signature
-      @code void(boost::system::error_code ec, Iterator connected) @endcode */
+      @code void(boost::system::error_code ec, Iterator connected) @endcode
+      On failure `connected` is what `boost::asio_notify::async_connect` gives. */
   template <class Iterator, class ConnectCondition,
             class IteratorConnectToken = boost::asio::default_completion_token_t<executor_type>,
             class = std::enable_if_t<
-                !asio_notify::detail::is_endpoint_sequence_v<Iterator> &&
-                asio_notify::detail::is_connect_condition_v<ConnectCondition, Iterator>>>
+                asio_notify::detail::is_iterator_connect_condition_v<Iterator, ConnectCondition>>>
   auto async_connect(Iterator begin, Iterator end, ConnectCondition connect_condition,
                      IteratorConnectToken&& token = IteratorConnectToken())
   {
-    return start_connect<void(boost::system::error_code, Iterator)>(
-        std::forward<IteratorConnectToken>(token),
-        [begin, end, connect_condition](socket_type& s, auto&& handler) {
-          asio_notify::async_connect(s, begin, end, connect_condition, std::move(handler));
-        });
+    return start_connect_each<void(boost::system::error_code, Iterator)>(
+        std::forward<IteratorConnectToken>(token), begin, end, connect_condition);
   }
 
   /** Read some data, blocking, without a timeout or rate limit.
@@ -441,6 +433,17 @@ private:
     return boost::asio::async_initiate<Token, Signature>(
         asio_notify::detail::initiate_stream_connect<state_type>{{state_}}, token,
         std::move(start));
+  }
+
+  // The forms over several endpoints: asio_notify::async_connect on the socket with `args`
+  // (the endpoints, or begin and end, then the condition; copied into the operation).
+  template <class Signature, class Token, class... Args>
+  auto start_connect_each(Token&& token, const Args&... args)
+  {
+    return start_connect<Signature>(std::forward<Token>(token),
+                                    [args...](socket_type& s, auto&& handler) {
+                                      asio_notify::async_connect(s, args..., std::move(handler));
+                                    });
   }
 
   std::shared_ptr<state_type> state_;
