@@ -28,7 +28,8 @@ namespace asio_notify {
     Asynchronous operations take any completion token, use the handler's associated
     executor, allocator and cancellation slot (cancellation types terminal, partial and
     total), and never invoke the handler from inside the initiating function unless its
-    associated immediate executor runs it there; see `basic_socket` for what they share.
+    associated immediate executor runs it there; see `basic_socket` for what they share, and
+    for thread safety.
 
     On Linux a connected UDP socket reports an ICMP port unreachable as
     `connection_refused` on a later receive, as with Asio; on Windows it does not (the
@@ -36,9 +37,6 @@ namespace asio_notify {
 
     @tparam Protocol The datagram protocol, such as `boost::asio_notify::ip::udp`.
     @tparam Executor The I/O executor type.
-
-    @par Thread safety
-    As for `basic_socket`: one thread at a time, except `cancel()` and `close()`.
 
     @par Example
     @code
@@ -213,7 +211,7 @@ public:
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
       @par Errors and per-operation cancellation
-      As `async_send`'s. */
+      As for `async_send(buffers, flags, token)`, a send to the connected peer. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send_to(const ConstBufferSequence& buffers, const endpoint_type& destination,
@@ -280,7 +278,7 @@ public:
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
 
       @par Errors and per-operation cancellation
-      As `async_receive`'s. */
+      As for `async_receive(buffers, flags, token)`; on failure `sender` is unspecified. */
   template <class MutableBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) ReadToken = default_token_type>
   auto async_receive_from(const MutableBufferSequence& buffers, endpoint_type& sender,

@@ -30,14 +30,12 @@ namespace asio_notify {
     Asynchronous operations take any completion token, use the handler's associated
     executor, allocator and cancellation slot (cancellation types terminal, partial and
     total), and never invoke the handler from inside the initiating function unless its
-    associated immediate executor runs it there; see `basic_socket` for what they share. One
-    operation transfers at most the first 64 buffers of a buffer sequence, as with Asio.
+    associated immediate executor runs it there; see `basic_socket` for what they share, and
+    for thread safety. One operation transfers at most the first 64 buffers of a buffer
+    sequence, as with Asio.
 
     @tparam Protocol The stream protocol, such as `boost::asio_notify::ip::tcp`.
     @tparam Executor The I/O executor type.
-
-    @par Thread safety
-    As for `basic_socket`: one thread at a time, except `cancel()` and `close()`.
 
     @par Example
     @code

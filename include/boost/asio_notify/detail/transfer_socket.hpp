@@ -124,6 +124,12 @@ public:
       `boost::asio::null_buffers` it waits until the socket is readable and reads nothing
       (a datagram stays queued), whatever `flags` says, as Asio's does.
 
+      @par Example
+      @code
+      char data[512];
+      std::size_t n = socket.receive(boost::asio::buffer(data));
+      @endcode
+
       @param buffers Where the data goes.
       @param flags Flags for the system's receive, such as `message_peek`.
 
@@ -132,25 +138,20 @@ public:
       @throws boost::system::system_error Thrown on failure: `bad_descriptor` if the socket
       is closed, `would_block` in non-blocking mode; on a stream socket `eof` at the end of
       the stream, or `connection_reset`; on a datagram socket the system's error (on Linux
-      `connection_refused` after an ICMP port unreachable on a connected socket).
-
-      @par Example
-      @code
-      char data[512];
-      std::size_t n = socket.receive(boost::asio::buffer(data));
-      @endcode */
+      `connection_refused` after an ICMP port unreachable on a connected socket). */
   template <class MutableBufferSequence>
   std::size_t receive(const MutableBufferSequence& buffers, message_flags flags = 0)
   {
     return or_throw("receive", [&](auto& ec) { return receive(buffers, flags, ec); });
   }
 
-  /** Receive data; reports failure in `ec` instead of throwing (see the throwing overload).
+  /** Receive data; reports failure, `eof` at the end of a stream included, in `ec` instead
+      of throwing (see the throwing overload).
 
       @param buffers Where the data goes; with `boost::asio::null_buffers`, wait until the
       socket is readable and read nothing.
       @param flags Flags for the system's receive, such as `message_peek`.
-      @param ec Set on failure.
+      @param ec Set on failure, to the throwing overload's errors.
 
       @returns The number of bytes received, 0 on failure. */
   template <class MutableBufferSequence>
@@ -182,37 +183,25 @@ public:
 
       @par Completion signature
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+      On a stream socket `bytes_transferred` may be less than the buffers' size.
 
       @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      on a stream socket `broken_pipe` or `connection_reset` when the peer is gone; on a
-      datagram socket the system's error (for example `message_size`).
+      On a stream socket `broken_pipe` or `connection_reset` when the peer is gone; on a
+      datagram socket the system's error (for example `message_size`); and those of every
+      operation (see `basic_socket`): `bad_descriptor` if the socket is closed when the
+      operation starts, `operation_aborted` when cancelled or when the socket is closed first.
 
       @par Per-operation cancellation
       `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`, having sent nothing.
-
-      @par Example
-      @code
-      socket.async_send(boost::asio::buffer(message), 0,
-                        [](boost::system::error_code ec, std::size_t n) {
-                          // n bytes of message were sent unless ec is set
-                        });
-      @endcode */
+      socket to become writable completes with `operation_aborted`, having sent nothing. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
                   WriteToken&& token = default_token_type())
       -> send_result_t<WriteToken, ConstBufferSequence>
   {
-    if constexpr (is_null_buffers<ConstBufferSequence>())
-      return this->async_readiness(std::forward<WriteToken>(token),
-                                   wait_performer<true>{wait_for::write});
-    else
-      return this->template initiate<transfer_signature>(
-          std::forward<WriteToken>(token), write_op,
-          send_performer<ConstBufferSequence>{{}, buffers, flags, Stream});
+    return start_transfer(std::forward<WriteToken>(token), wait_for::write, write_op,
+                          send_performer<ConstBufferSequence>{{}, buffers, flags, Stream});
   }
 
   /** Start an asynchronous send without flags: `async_send(buffers, 0, token)`, with that
@@ -220,7 +209,15 @@ public:
 
       @param buffers The data to send; its memory must stay valid until the handler is
       invoked.
-      @param token The completion token that makes the handler. */
+      @param token The completion token that makes the handler.
+
+      @par Example
+      @code
+      socket.async_send(boost::asio::buffer(message),
+                        [](boost::system::error_code ec, std::size_t n) {
+                          // n bytes of message were sent unless ec is set
+                        });
+      @endcode */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send(const ConstBufferSequence& buffers, WriteToken&& token = default_token_type())
@@ -249,13 +246,15 @@ public:
 
       @par Completion signature
       @code void(boost::system::error_code ec, std::size_t bytes_transferred) @endcode
+      `bytes_transferred` is 0 with `eof`, and for an empty datagram.
 
       @par Errors
-      `bad_descriptor` if the socket is closed when the operation starts;
-      `operation_aborted` when cancelled, or when the socket is closed before it completes;
-      on a stream socket `eof` at the end of the stream, for this and every later receive,
+      On a stream socket `eof` at the end of the stream, for this and every later receive,
       or `connection_reset`; on a datagram socket the system's error (on Linux
-      `connection_refused` after an ICMP port unreachable on a connected socket).
+      `connection_refused` after an ICMP port unreachable on a connected socket); and those
+      of every operation (see `basic_socket`): `bad_descriptor` if the socket is closed when
+      the operation starts, `operation_aborted` when cancelled or when the socket is closed
+      first.
 
       @par Per-operation cancellation
       `cancellation_type::terminal`, `partial` and `total`: a receive still waiting for
@@ -266,13 +265,8 @@ public:
                      ReadToken&& token = default_token_type())
       -> receive_result_t<ReadToken, MutableBufferSequence>
   {
-    if constexpr (is_null_buffers<MutableBufferSequence>())
-      return this->async_readiness(std::forward<ReadToken>(token),
-                                   wait_performer<true>{base::receive_readiness(flags)});
-    else
-      return this->template initiate<transfer_signature>(
-          std::forward<ReadToken>(token), read_op,
-          receive_performer<MutableBufferSequence>{{}, buffers, flags, Stream});
+    return start_transfer(std::forward<ReadToken>(token), base::receive_readiness(flags), read_op,
+                          receive_performer<MutableBufferSequence>{{}, buffers, flags, Stream});
   }
 
   /** Start an asynchronous receive without flags: `async_receive(buffers, 0, token)`, with
@@ -290,6 +284,18 @@ public:
   }
 
 private:
+  // An asynchronous send or receive: with `null_buffers` a wait for `readiness` that
+  // completes as a transfer of 0 bytes; otherwise `transfer`, queued in `queue`.
+  template <class Token, template <class> class Transfer, class Buffers>
+  auto start_transfer(Token&& token, wait_for readiness, op_type queue, Transfer<Buffers> transfer)
+  {
+    if constexpr (is_null_buffers<Buffers>())
+      return this->async_readiness(std::forward<Token>(token), wait_performer<true>{readiness});
+    else
+      return this->template initiate<transfer_signature>(std::forward<Token>(token), queue,
+                                                         std::move(transfer));
+  }
+
   // A synchronous send or receive: with `null_buffers` a wait for `readiness` that transfers
   // nothing; on a stream an empty buffer sequence transfers nothing, as Asio's; otherwise
   // `attempt` on the buffers, until the socket is ready (socket_object::sync_io).
