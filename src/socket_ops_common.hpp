@@ -19,6 +19,8 @@ namespace asio_notify {
 namespace detail {
 namespace socket_ops {
 
+using boost::system::error_code;
+
 /// Whether `command` is `fionbio` (with an argument), and if so the mode it sets.
 template <typename FionbioArgument>
 bool reads_fionbio(long command, long fionbio, const void* arg, bool& on) noexcept
@@ -31,9 +33,15 @@ bool reads_fionbio(long command, long fionbio, const void* arg, bool& on) noexce
   return true;
 }
 
+/// The poll event that stands for `w`, in the OS's names for reading, writing and urgent data.
+constexpr short poll_event(wait_for w, short read, short write, short urgent) noexcept
+{
+  return w == wait_for::read ? read : w == wait_for::write ? write : urgent;
+}
+
 /// socket_ops::poll's result from the OS's poll of one socket: `n` its return value, `revents`
 /// the socket's events, `invalid` the OS's POLLNVAL.
-inline bool readiness_polled(int n, long revents, long invalid, boost::system::error_code& ec)
+inline bool readiness_polled(int n, long revents, long invalid, error_code& ec)
 {
   if (n > 0 && (revents & invalid))
     ec = boost::asio::error::bad_descriptor;

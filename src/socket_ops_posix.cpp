@@ -35,8 +35,6 @@ namespace asio_notify {
 namespace detail {
 namespace socket_ops {
 
-using boost::system::error_code;
-
 namespace {
 
 error_code errno_code() { return error_code(errno, boost::asio::error::get_system_category()); }
@@ -188,6 +186,13 @@ bool at_mark(native_socket_type s, error_code& ec)
   return retry(ec, [&] { return ::sockatmark(s); }) == 1;
 }
 
+bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
+{
+  pollfd fd{s, poll_event(w, POLLIN, POLLOUT, POLLPRI), 0};
+  const int n = retry(ec, [&] { return ::poll(&fd, 1, timeout_ms); });
+  return readiness_polled(n, fd.revents, POLLNVAL, ec);
+}
+
 void connect(native_socket_type s, const void* addr, std::size_t len, error_code& ec)
 {
   if (::connect(s, static_cast<const sockaddr*>(addr), static_cast<socklen_t>(len)) == 0)
@@ -306,15 +311,6 @@ std::size_t sendto(native_socket_type s, const native_buffer* bufs, std::size_t 
   msghdr msg = make_msghdr(bufs, count, addr, len);
   const ssize_t n = retry(ec, [&] { return ::sendmsg(s, &msg, send_flags(flags)); });
   return n < 0 ? 0 : static_cast<std::size_t>(n);
-}
-
-bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
-{
-  pollfd fds{};
-  fds.fd = s;
-  fds.events = w == wait_for::read ? POLLIN : w == wait_for::write ? POLLOUT : POLLPRI;
-  const int n = retry(ec, [&] { return ::poll(&fds, 1, timeout_ms); });
-  return readiness_polled(n, fds.revents, POLLNVAL, ec);
 }
 
 } // namespace socket_ops

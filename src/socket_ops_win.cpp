@@ -33,8 +33,6 @@ namespace asio_notify {
 namespace detail {
 namespace socket_ops {
 
-using boost::system::error_code;
-
 namespace {
 
 // The translations Asio applies to Winsock results, so callers see the same codes; and one
@@ -351,10 +349,8 @@ std::size_t sendto(native_socket_type s, const native_buffer* bufs, std::size_t 
 
 bool poll(native_socket_type s, wait_for w, int timeout_ms, error_code& ec)
 {
-  WSAPOLLFD fd{};
-  fd.fd = static_cast<SOCKET>(s);
   // WSAPoll rejects POLLPRI; out-of-band data is POLLRDBAND. Errors are always reported.
-  fd.events = w == wait_for::read ? POLLRDNORM : w == wait_for::write ? POLLWRNORM : POLLRDBAND;
+  WSAPOLLFD fd{static_cast<SOCKET>(s), poll_event(w, POLLRDNORM, POLLWRNORM, POLLRDBAND), 0};
   const int n = checked(ec, [&] { return ::WSAPoll(&fd, 1, timeout_ms); });
   return readiness_polled(n, fd.revents, POLLNVAL, ec);
 }
