@@ -46,6 +46,34 @@ static_assert(!std::is_constructible_v<stream_socket, udp::socket&&>);
 static_assert(!std::is_constructible_v<datagram_socket, tcp::socket&&>);
 static_assert(!std::is_constructible_v<tcp::socket, stream_socket&&>);
 
+// Of the same kind are also sockets of Asio's own protocol classes, and a program's class
+// derived from a socket.
+template <class Protocol, class Executor = asio::any_io_executor>
+struct derived_stream_socket : sockets::basic_stream_socket<Protocol, Executor>
+{
+  using sockets::basic_stream_socket<Protocol, Executor>::basic_stream_socket;
+};
+static_assert(std::is_constructible_v<sockets::basic_stream_socket<asio::generic::stream_protocol>,
+                                      sockets::basic_stream_socket<asio::ip::tcp>&&>);
+static_assert(
+    std::is_constructible_v<sockets::basic_datagram_socket<asio::generic::datagram_protocol>,
+                            sockets::basic_datagram_socket<asio::ip::udp>&&>);
+static_assert(std::is_constructible_v<stream_socket, derived_stream_socket<tcp>&&>);
+static_assert(!std::is_constructible_v<datagram_socket, derived_stream_socket<tcp>&&>);
+
+// A protocol need not name a socket type (Asio's requirements ask for none).
+struct protocol_without_socket
+{
+  using endpoint = asio::ip::tcp::endpoint;
+  int family() const { return AF_INET; }
+  int type() const { return SOCK_STREAM; }
+  int protocol() const { return IPPROTO_TCP; }
+};
+static_assert(std::is_constructible_v<sockets::basic_stream_socket<protocol_without_socket>,
+                                      asio::io_context&>);
+static_assert(
+    std::is_nothrow_move_constructible_v<sockets::basic_stream_socket<protocol_without_socket>>);
+
 // The protocols' own constructors (detail::generic_protocol_base), as Asio's: from numbers,
 // or implicitly from any protocol object; never by default.
 static_assert(std::is_constructible_v<generic::stream_protocol, int, int>);

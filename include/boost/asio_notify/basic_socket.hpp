@@ -329,22 +329,17 @@ public:
       explicit `close()` honours it). Errors are ignored. */
   ~basic_socket() = default;
 
-  /** Move-construct from a socket of another executor type, or of another protocol
-      convertible to this one (a TCP socket into a generic stream socket), as Asio's
-      converting move does; `other` is left closed. Only a socket of the kind
-      `Protocol::socket` has converts (a stream socket into a stream socket), as with Asio;
-      `std::bad_cast` from a generic protocol given another socket type leaves `other` open.
-      Stream and datagram sockets inherit this constructor; assigning such a socket moves it
-      the same way, closing this one first.
-
-      @param other The socket to take over. */
-  template <template <class, class> class Socket, class Protocol1, class Executor1,
-            class = detail::if_same_kind_socket_t<Socket, Protocol1, Executor1, Protocol, Executor>>
-  basic_socket(Socket<Protocol1, Executor1>&& other) : base(std::move(other))
+protected:
+  /// Takes over a socket of another executor type, or of another protocol convertible to
+  /// this one (`std::bad_cast` from a generic protocol given another socket type leaves
+  /// `other` open). Protected: the stream and datagram sockets expose it for their own kind
+  /// only, as Asio's (detail::transfer_socket).
+  template <class Protocol1, class Executor1,
+            class = detail::if_convertible_socket_t<Protocol1, Executor1, Protocol, Executor>>
+  basic_socket(basic_socket<Protocol1, Executor1>&& other) : base(std::move(other))
   {
   }
 
-protected:
   /// What a readiness wait waits for: reading, writing, or an error condition.
   using wait_for = detail::socket_ops::wait_for;
 

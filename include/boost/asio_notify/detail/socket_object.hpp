@@ -86,26 +86,6 @@ template <class Protocol1, class Executor1, class Protocol, class Executor>
 using if_convertible_socket_t =
     std::enable_if_t<is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>;
 
-/// True where `T` is an instance of the socket template `Socket` (naming `T` only, so that
-/// an incomplete socket type will do).
-template <template <class, class> class Socket, class T>
-struct is_socket_of : std::false_type
-{
-};
-template <template <class, class> class Socket, class Protocol, class Executor>
-struct is_socket_of<Socket, Socket<Protocol, Executor>> : std::true_type
-{
-};
-
-/// Enables a socket's converting move from `Socket<Protocol1, Executor1>` only into the same
-/// kind of socket (stream into stream, datagram into datagram), the kind `Protocol::socket`
-/// has, as Asio's stream and datagram sockets each take only their own kind.
-template <template <class, class> class Socket, class Protocol1, class Executor1, class Protocol,
-          class Executor>
-using if_same_kind_socket_t =
-    std::enable_if_t<is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor> &&
-                     is_socket_of<Socket, typename Protocol::socket>::value>;
-
 /// True for what may be a completion token where an executor, an execution context or an
 /// endpoint could also stand: the overloads taking those must win.
 template <class T, class Endpoint>

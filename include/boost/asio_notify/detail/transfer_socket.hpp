@@ -63,6 +63,19 @@ public:
   /// The constructors of `basic_socket`.
   using base::base;
 
+  /** Move-construct from a socket of the same kind (stream or datagram) of another executor
+      type, or of another protocol convertible to this one (a TCP socket into a generic
+      stream socket), as Asio's converting move does; `other` is left closed, unless a
+      generic protocol throws `std::bad_cast` for another socket type, which leaves it open.
+      Assigning such a socket moves it the same way, closing this one first.
+
+      @param other The socket to take over. */
+  template <class Protocol1, class Executor1,
+            class = if_convertible_socket_t<Protocol1, Executor1, Protocol, Executor>>
+  transfer_socket(transfer_socket<Protocol1, Executor1, Stream>&& other) : base(std::move(other))
+  {
+  }
+
   /** Send data, blocking until it is sent: on a stream socket at least one byte (it may send
       fewer than given: `boost::asio::write` sends them all), on a datagram socket one
       datagram to the connected peer.
@@ -116,9 +129,9 @@ public:
       receive fewer than the buffers hold: `boost::asio::read` fills them), on a datagram
       socket one datagram (for a connected socket, from its peer).
 
-      On a stream socket an empty buffer sequence receives nothing and returns 0 at once, and
-      once the peer has closed the connection it fails with `boost::asio::error::eof`, at
-      every call. On a datagram socket a datagram longer than the buffers is cut to their
+      On a stream socket an empty buffer sequence receives nothing and returns 0 at once.
+      Once the peer has closed a stream's connection, a receive fails with
+      `boost::asio::error::eof`, at every call. On a datagram socket a datagram longer than the buffers is cut to their
       size, the rest discarded, and an empty datagram gives 0 bytes (not `eof`). In
       `non_blocking(true)` mode it reports `would_block` instead of waiting. With
       `boost::asio::null_buffers` it waits until the socket is readable and reads nothing
