@@ -70,7 +70,10 @@ class basic_socket : public detail::socket_object<Protocol, Executor>
 
 protected:
   // socket_object's, named here for lookup in this template (its base is dependent).
-  using typename base::default_token_type, typename base::transfer_signature;
+  using typename base::default_token_type;
+
+  /// The completion signature of a send or receive: the error and the bytes transferred.
+  using transfer_signature = void(boost::system::error_code, std::size_t);
 
   /// The result type of an initiating function that completes with `Signature`: what
   /// `boost::asio::async_initiate` returns for `Token` (see `socket_object::initiate_result_t`).

@@ -10,6 +10,7 @@
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 
 #include <boost/asio_notify/detail/handler_op.hpp>
+#include <boost/asio_notify/detail/io_object_traits.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/socket_ops.hpp>
 #include <boost/asio_notify/reactor.hpp>
@@ -18,8 +19,6 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/execution/context.hpp>
 #include <boost/asio/execution_context.hpp>
-#include <boost/asio/execution/executor.hpp>
-#include <boost/asio/is_executor.hpp>
 #include <boost/asio/query.hpp>
 #include <boost/asio/socket_base.hpp>
 #include <boost/system/system_error.hpp>
@@ -35,63 +34,6 @@ namespace asio_notify {
 namespace detail {
 
 /// @cond
-
-/// True for types that can provide an executor for an I/O object: execution contexts.
-template <class T>
-constexpr bool is_context_v = std::is_convertible<T&, boost::asio::execution_context&>::value;
-
-/// Enables the constructors that take an execution context instead of an executor.
-template <class T>
-using if_context_t = std::enable_if_t<is_context_v<T>>;
-
-/// What an I/O object's `rebind_executor<Executor1>` gives: `other`, the rebound type.
-template <class Rebound>
-struct rebound
-{
-  using other = Rebound;
-};
-
-/// True for executors (standard or Networking TS style), as Asio's overloads constrain them.
-template <class T>
-constexpr bool is_executor_v =
-    boost::asio::execution::is_executor<T>::value || boost::asio::is_executor<T>::value;
-
-/// True where a socket of `Protocol1` and `Executor1` may become one of `Protocol` and
-/// `Executor` by a converting move (Asio's constraint).
-template <class Protocol1, class Executor1, class Protocol, class Executor>
-constexpr bool is_convertible_socket_v = std::is_convertible<Protocol1, Protocol>::value&&
-    std::is_convertible<Executor1, Executor>::value;
-
-/// Enables the forms that take an executor or an execution context for a new socket.
-template <class T>
-using if_executor_or_context_t =
-    std::enable_if_t<is_executor_v<std::decay_t<T>> || is_context_v<std::remove_reference_t<T>>>;
-
-/// The executor for a new socket: `ex` itself, or an execution context's `get_executor()`.
-template <class T>
-auto executor_of(T& ex)
-{
-  if constexpr (is_context_v<T>)
-    return ex.get_executor();
-  else
-    return ex;
-}
-
-/// The type `executor_of` gives for an argument of type `T`.
-template <class T>
-using executor_of_t = decltype(executor_of(std::declval<std::remove_reference_t<T>&>()));
-
-/// Enables a converting move (Asio's constraint, `is_convertible_socket_v`).
-template <class Protocol1, class Executor1, class Protocol, class Executor>
-using if_convertible_socket_t =
-    std::enable_if_t<is_convertible_socket_v<Protocol1, Executor1, Protocol, Executor>>;
-
-/// True for what may be a completion token where an executor, an execution context or an
-/// endpoint could also stand: the overloads taking those must win.
-template <class T, class Endpoint>
-constexpr bool is_token_v =
-    !is_context_v<std::remove_reference_t<T>> && !is_executor_v<std::decay_t<T>> &&
-    !std::is_same<std::decay_t<T>, Endpoint>::value;
 
 /// Throw `system_error` for a failed throwing overload.
 inline void throw_if(const boost::system::error_code& ec, const char* what)
@@ -256,9 +198,6 @@ protected:
   /// The completion token of an initiating function given none, as with Asio:
   /// `boost::asio::default_completion_token_t<executor_type>`.
   using default_token_type = boost::asio::default_completion_token_t<Executor>;
-
-  /// The completion signature of a send or receive: the error and the bytes transferred.
-  using transfer_signature = void(boost::system::error_code, std::size_t);
 
   /// @cond
   /// Starts an operation for `async_initiate`: its executor is the I/O executor (for tokens
