@@ -225,6 +225,18 @@ backend notify_backend(const an::reactor_options& o,
   return b;
 }
 
+/// The driver a reactor on `port` gets by default: on Windows, the thread driver on PSN and
+/// io_context_port on AFD (reactor.hpp, default_driver_kind).
+an::driver_kind default_driver_on(an::port_backend port)
+{
+#if defined(_WIN32)
+  return port == an::port_backend::psn ? an::driver_kind::thread : an::driver_kind::io_context_port;
+#else
+  static_cast<void>(port);
+  return an::default_driver_kind();
+#endif
+}
+
 /** Stock Asio, then the notify reactor's default configuration, then the other ones. On
     Windows the notify rows come for each port backend, PSN and AFD (the default
     configuration on each, then the variants on each); elsewhere the one backend (epoll)
@@ -237,7 +249,8 @@ std::vector<backend> make_backends(bool variants)
 #if defined(_WIN32)
   stock.label = "stock Asio (IOCP)";
   const an::port_backend ports[] = {an::port_backend::psn, an::port_backend::afd};
-  const an::driver_kind drivers[] = {an::driver_kind::thread}; // inline needs a POSIX io_context
+  // inline needs a POSIX io_context; io_context_port polls on AFD, one-shot level
+  const an::driver_kind drivers[] = {an::driver_kind::thread, an::driver_kind::io_context_port};
 #else
   stock.label = "stock Asio (epoll)";
   const an::port_backend ports[] = {an::port_backend::automatic};
@@ -250,6 +263,7 @@ std::vector<backend> make_backends(bool variants)
   for (auto port : ports)
   {
     defaults.backend = port;
+    defaults.driver = default_driver_on(port);
     all.push_back(notify_backend(defaults, default_backend));
   }
   if (variants)
@@ -262,7 +276,10 @@ std::vector<backend> make_backends(bool variants)
           o.backend = port;
           o.driver = driver;
           o.trigger = trigger;
-          if (!(driver == defaults.driver && trigger == defaults.trigger))
+          const bool runs_as_asked =
+              driver != an::driver_kind::io_context_port ||
+              (port == an::port_backend::afd && trigger == an::trigger_strategy::oneshot_level);
+          if (runs_as_asked && !(driver == default_driver_on(port) && trigger == defaults.trigger))
             all.push_back(notify_backend(o, default_backend));
         }
   return all;
@@ -590,11 +607,17 @@ void start_quick_deadline(std::chrono::seconds limit)
   }).detach();
 }
 
-/// Whether `b` is the notify reactor as Windows configures it by default (the thread
-/// driver, one-shot level), on whichever port it runs.
+/// Whether `b` is the notify reactor as Windows configures it by default on the port it
+/// runs on (the thread driver on PSN, io_context_port on AFD; one-shot level). On Linux,
+/// the stand-in of PSN's: the thread driver, one-shot level.
 bool is_windows_default(const backend& b)
 {
-  return b.notify && b.options.driver == an::driver_kind::thread &&
+#if defined(_WIN32)
+  const an::driver_kind driver = default_driver_on(b.options.backend);
+#else
+  const an::driver_kind driver = an::driver_kind::thread;
+#endif
+  return b.notify && b.options.driver == driver &&
          b.options.trigger == an::trigger_strategy::oneshot_level;
 }
 

@@ -10,8 +10,10 @@ if(WIN32)
     src/win/afd.cpp
     src/win/afd_engine.cpp
     src/win/afd_port.cpp
+    src/win/afd_port_site.cpp
     src/win/backend_choice.cpp
     src/win/completion_port.cpp
+    src/win/io_context_port_driver.cpp
     src/win/psn_port.cpp
     src/win/system.cpp
     src/socket_ops_win.cpp)

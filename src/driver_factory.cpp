@@ -44,12 +44,52 @@ boost::asio::any_io_executor context_executor_of(const boost::asio::any_io_execu
   return {};
 }
 
+// The io_context_port driver where the executor, the port and this Boost allow it; else
+// null, and `fallback` says why.
+std::unique_ptr<reactor_driver>
+io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_options& options,
+                       port& p, packet_handler& handler, const char*& fallback)
+{
+  boost::asio::io_context* ioc = io_context_of(io_executor);
+  if (!ioc)
+  {
+    fallback = "io_context_port needs an io_context (or a strand of one) as the sockets' executor";
+    return nullptr;
+  }
+  if (p.backend() != port_backend::afd)
+  {
+    fallback = "io_context_port polls through AFD, and this reactor's port is not on AFD";
+    return nullptr;
+  }
+  auto driver = make_io_context_port_driver(*ioc, handler);
+  if (!driver)
+  {
+    fallback = "io_context_port needs Asio's completion-port io_context, of the shape checked "
+               "in src/io_context_port_shape.hpp";
+    return nullptr;
+  }
+  if (options.trigger != trigger_strategy::oneshot_level)
+  {
+    options.trigger = trigger_strategy::oneshot_level;
+    fallback = "io_context_port registers one-shot level: emulated edges need a thread that "
+               "waits in the port to sample them";
+  }
+  return driver;
+}
+
 } // namespace
 
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
-                                            packet_handler& handler)
+                                            packet_handler& handler, const char*& fallback)
 {
+  fallback = nullptr;
+  if (options.driver == driver_kind::io_context_port)
+  {
+    if (auto driver = io_context_port_driver(io_executor, options, p, handler, fallback))
+      return driver;
+    options.driver = driver_kind::inline_driver; // the next best where the platform has it
+  }
   if (options.driver != driver_kind::thread)
     if (boost::asio::io_context* ioc = io_context_of(io_executor))
       if (auto driver = make_inline_driver(*ioc, options, p, handler))

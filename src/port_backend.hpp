@@ -49,6 +49,12 @@ namespace detail {
 std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b,
                                                                boost::system::error_code& ec);
 
+#if defined(_WIN32)
+/// What `automatic` names here: the environment's choice (`BOOST_ASIO_NOTIFY_PORT`), else
+/// PSN where the system has it, else AFD. In win/backend_choice.cpp.
+port_backend automatic_backend() noexcept;
+#endif
+
 /// The same, decorated by the adversarial port (port_adversary.cpp) when `a` asks for any
 /// adversity.
 std::unique_ptr<port::impl, port::impl_deleter>

@@ -9,6 +9,8 @@
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
+#include "port_backend.hpp"
+
 #include <boost/asio/error.hpp>
 #include <boost/system/system_error.hpp>
 
@@ -83,6 +85,8 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     o.driver = driver_kind::inline_portable;
   else if (key == "driver" && value == to_string(driver_kind::thread))
     o.driver = driver_kind::thread;
+  else if (key == "driver" && value == to_string(driver_kind::io_context_port))
+    o.driver = driver_kind::io_context_port;
   else if (key == "trigger" && (value == "oneshot_level" || value == "persistent_edge"))
     o.trigger = value == "oneshot_level" ? trigger_strategy::oneshot_level
                                          : trigger_strategy::persistent_edge;
@@ -96,7 +100,7 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     o.threads = parse_positive(key, value);
   else
     bad_option("unknown setting '" + key + "=" + value +
-               "' (driver=inline|inline_portable|thread, "
+               "' (driver=inline|inline_portable|thread|io_context_port, "
                "trigger=oneshot_level|persistent_edge, batch=N, threads=N, "
                "backend=automatic|psn|afd|epoll, adversary=KIND+KIND, adversary_seed=N)");
 }
@@ -120,6 +124,8 @@ const char* to_string(driver_kind d) noexcept
     return "inline";
   case driver_kind::inline_portable:
     return "inline_portable";
+  case driver_kind::io_context_port:
+    return "io_context_port";
   case driver_kind::thread:
     break;
   }
@@ -138,7 +144,9 @@ std::size_t default_reactor_threads() noexcept
 driver_kind default_driver_kind() noexcept
 {
 #if defined(_WIN32)
-  return driver_kind::thread;
+  // PSN, the documented API, keeps its second port; AFD polls on the io_context's own.
+  return detail::automatic_backend() == port_backend::afd ? driver_kind::io_context_port
+                                                          : driver_kind::thread;
 #else
   return driver_kind::inline_driver;
 #endif

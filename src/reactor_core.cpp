@@ -40,11 +40,16 @@ namespace {
 // reports not_found, which the close does not read).
 constexpr int whole_call_attempts = 8;
 
-// `o` with the adversary it leaves to the environment filled in.
+// `o` with the adversary it leaves to the environment filled in, and the backend the
+// driver asked for needs.
 reactor_options with_adversary(reactor_options o)
 {
   if (!o.adversary)
     o.adversary = adversary_from_environment();
+#if defined(_WIN32)
+  if (o.driver == driver_kind::io_context_port && o.backend == port_backend::automatic)
+    o.backend = port_backend::afd; // the only backend whose polls Asio's port can complete
+#endif
   return o;
 }
 
@@ -71,7 +76,8 @@ struct reactor_core::impl final : packet_handler
     std::lock_guard<std::mutex> lock(driver_mutex);
     if (driver || shut_down.load())
       return;
-    driver = make_driver(io_executor, options, the_port, *this);
+    driver = make_driver(io_executor, options, the_port, *this, driver_note);
+    registrations_by_driver.store(driver->apply({}), std::memory_order_relaxed);
     driver_ready.store(true, std::memory_order_release);
   }
 
@@ -104,6 +110,10 @@ struct reactor_core::impl final : packet_handler
   // as a whole.
   error_code apply_entry(registration& r)
   {
+    if (registrations_by_driver.load(std::memory_order_relaxed) &&
+        driver_ready.load(std::memory_order_acquire) &&
+        driver->apply(boost::span<registration>(&r, 1)))
+      return r.result;
     error_code call_failed;
     for (int attempt = 0; attempt < whole_call_attempts; ++attempt)
     {
@@ -194,6 +204,21 @@ struct reactor_core::impl final : packet_handler
     if (edge) // rule 8: a condition true before an edge registration may never be reported
       for (int t = 0; t < max_ops; ++t)
         s.perform_queue(static_cast<op_type>(t), done, false);
+  }
+
+  // Disarms a socket that nothing waits for any more (its operations cancelled), where an
+  // armed registration would hold the io_context's work: run() then returns as with Asio.
+  void disarm_if_idle(descriptor_state& s)
+  {
+    if (!driver_ready.load(std::memory_order_acquire) || !driver->polls_hold_work() ||
+        !s.registered || s.armed == events::none || s.wanted_events() != events::none)
+      return;
+    registration r;
+    r.socket = s.socket;
+    r.key = descriptor_state_table::key_of(s);
+    r.operation = operation::disable;
+    apply_entry(r);
+    s.armed = events::none;
   }
 
   // --- packets ---
@@ -287,6 +312,7 @@ struct reactor_core::impl final : packet_handler
       if (shut_down.exchange(true))
         return;
       driver_ready.store(false, std::memory_order_release);
+      registrations_by_driver.store(false, std::memory_order_relaxed);
       if (driver)
         driver->stop();
       driver.reset();
@@ -308,6 +334,8 @@ struct reactor_core::impl final : packet_handler
   std::mutex driver_mutex;
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
+  std::atomic<bool> registrations_by_driver{false}; // the driver applies them (apply())
+  const char* driver_note = nullptr;                // set once, under driver_mutex
   std::atomic<bool> shut_down{false};
   std::optional<boost::asio::io_context::executor_type> abort_hop; // set once, under driver_mutex
   std::atomic<bool> abort_hop_known{false};
@@ -334,6 +362,8 @@ reactor_statistics reactor_core::statistics() const noexcept
 {
   reactor_statistics s = impl_->counters.read();
   s.socket_states_allocated = impl_->states.allocated();
+  if (impl_->driver_ready.load(std::memory_order_acquire))
+    s.driver_note = impl_->driver_note;
   return s;
 }
 
@@ -453,6 +483,7 @@ void reactor_core::cancel(descriptor_state& s)
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.abort_all(aborted, boost::asio::error::operation_aborted);
+    impl_->disarm_if_idle(s);
   }
   impl_->complete(aborted, completion_mode::aborted);
 }
@@ -467,6 +498,7 @@ void reactor_core::cancel_op(descriptor_state& s, op_type type, const void* key)
       return;
     op->ec_ = boost::asio::error::operation_aborted;
     aborted.push(op);
+    impl_->disarm_if_idle(s);
   }
   impl_->complete(aborted, completion_mode::aborted);
 }

@@ -52,14 +52,32 @@ public:
   virtual void operation_queued() = 0;
   /// Stop dequeuing for good; returns when no driver thread touches the port any more.
   virtual void stop() = 0;
+
+  /// Applies registrations where they are not the reactor's port's: the io_context_port
+  /// driver polls through the io_context's port. False (nothing applied) otherwise.
+  virtual bool apply(boost::span<registration> regs)
+  {
+    static_cast<void>(regs);
+    return false;
+  }
+
+  /// Whether a registration left armed holds the io_context's work (a poll in flight is
+  /// counted as Asio counts its own): the reactor then disarms what nothing waits for.
+  virtual bool polls_hold_work() const noexcept { return false; }
 };
 
-/// Create the driver `options.driver` asks for, or the thread driver where the sockets'
-/// executor `io_executor` does not belong to an io_context (then `options.driver` is
-/// updated to say so). In driver_factory.cpp.
+/// Create the driver `options.driver` asks for, or the next that the sockets' executor
+/// `io_executor`, this Boost and the port allow (then `options` says which runs and
+/// `fallback` why). In driver_factory.cpp.
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
-                                            packet_handler& handler);
+                                            packet_handler& handler, const char*& fallback);
+
+/// The io_context_port driver on `ioc`'s completion port; null where this Boost's io_context
+/// is not of the shape it needs (io_context_port_shape.hpp) or not on Windows. In
+/// win/io_context_port_driver.cpp.
+std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context& ioc,
+                                                            packet_handler& handler);
 
 /// The inline driver `options.driver` asks for, or the next best one that this Boost and
 /// this io_context allow (`options.driver` says which); null where neither can run. In

@@ -14,9 +14,9 @@
 
 #include "../socket_owners.hpp"
 #include "afd.hpp"
+#include "afd_poll_site.hpp"
 #include "afd_registration.hpp"
 #include "system.hpp"
-#include "psn.hpp"
 
 #include <boost/asio/error.hpp>
 
@@ -42,56 +42,30 @@ using socket_table = detail::hashed_table<SOCKET, T>;
 using socket_owners = detail::socket_owners<SOCKET, socket_identity, socket_table>;
 socket_owners& owners() { return socket_owners::instance(); }
 
-// The completion key of the helper handle, and the lpOverlapped of a REMOVE packet that is
-// posted because no poll was in flight: addresses nothing else produces.
-char afd_completion_key;
-OVERLAPPED remove_packet_marker{};
-
 // How often a dequeuing thread samples reported edge conditions while it waits.
 constexpr DWORD edge_sample_interval_ms = 10;
 
 class afd_engine_impl final : public afd_engine
 {
 public:
-  explicit afd_engine_impl(HANDLE iocp) noexcept : iocp_(iocp) {}
-
-  bool open(error_code& ec) noexcept
-  {
-    helper_ = open_afd_helper(ec);
-    if (!helper_)
-      return false;
-    if (!::CreateIoCompletionPort(helper_, iocp_, reinterpret_cast<ULONG_PTR>(&afd_completion_key),
-                                  0) ||
-        !::SetFileCompletionNotificationModes(helper_, FILE_SKIP_SET_EVENT_ON_HANDLE))
-    {
-      ec = last_error();
-      return false;
-    }
-    return true;
-  }
+  explicit afd_engine_impl(std::unique_ptr<afd_poll_site> site) noexcept : site_(std::move(site)) {}
 
   ~afd_engine_impl() override
   {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rearm_.clear(); // first: it marks the registrations freed below
+    edge_watch_.clear();
+    for (auto& entry : table_)
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      rearm_.clear(); // first: it marks the registrations freed below
-      edge_watch_.clear();
-      for (auto& entry : table_)
-      {
-        afd_registration* r = entry.second;
-        owners().release(r->socket, this);
-        if (r->in_flight)
-          r->end = fate::dropped; // freed when its completion comes back, below
-        else
-          delete r;
-      }
-      table_.clear();
+      afd_registration* r = entry.second;
+      owners().release(r->socket, this);
+      if (r->in_flight)
+        r->end = fate::dropped; // freed when its completion comes back (the site's part)
+      else
+        site_->free_registration(r);
     }
-    if (helper_)
-    {
-      drain_polls();
-      ::CloseHandle(helper_);
-    }
+    table_.clear();
+    site_->abandon(in_flight_);
   }
 
   void apply(boost::span<registration> regs) override
@@ -120,6 +94,16 @@ public:
       kinds[i] = complete_one(entries[i], out[i]);
   }
 
+  bool poll_completed(afd_registration& reg, packet& out) override
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    const bool report = poll_completed(&reg, out);
+    arm_completed(); // after a completion on the io_context's port: no wait to come first
+    return report;
+  }
+
   std::size_t size() override
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -127,8 +111,6 @@ public:
   }
 
 private:
-  static constexpr std::size_t drain_batch = 64;
-
   // --- registrations (mutex_ held) ---
 
   error_code apply_one(const registration& r)
@@ -141,8 +123,9 @@ private:
       return boost::asio::error::not_found;
     if (r.operation == operation::disable)
     {
-      reg->enabled = false; // a poll in flight is filtered when it completes
+      reg->enabled = false;
       unwatch(reg);
+      cancel(reg); // a poll left in flight would hold the io_context's work for nothing
       return {};
     }
     forget(reg);
@@ -153,8 +136,8 @@ private:
     }
     else
     {
-      post_remove(reg->key);
-      delete reg;
+      site_->post_remove(reg->key);
+      site_->free_registration(reg);
     }
     return {};
   }
@@ -172,7 +155,12 @@ private:
         return ec;
       const socket_identity id = identify(s);
       // Every allocation first: a bad_alloc leaves nothing claimed or registered.
-      auto fresh = std::make_unique<afd_registration>();
+      const auto free = [this](afd_registration* p) {
+        site_->free_registration(p);
+      };
+      std::unique_ptr<afd_registration, decltype(free)> fresh(site_->make_registration(ec), free);
+      if (!fresh)
+        return ec;
       reserve_room(table_.size() + 1);
       if ((ec = owners().claim(s, id, this)))
         return ec; // rule 1: another port's socket (already_open)
@@ -243,7 +231,7 @@ private:
       cancel(reg);
     }
     else
-      delete reg;
+      site_->free_registration(reg);
   }
 
   // --- polls (mutex_ held) ---
@@ -282,11 +270,9 @@ private:
     reg->info.handles[0].events = mask;
     reg->info.handles[0].status = 0;
     reg->iosb.Status = status_pending;
-    const NTSTATUS status = nt().device_io_control_file(
-        helper_, nullptr, nullptr, &reg->iosb, &reg->iosb, ioctl_afd_poll, &reg->info,
-        sizeof(reg->info), &reg->info, sizeof(reg->info));
-    // Pending or done at once, the completion comes through the port (the helper does not
-    // skip the port on success).
+    const NTSTATUS status = site_->issue(*reg);
+    // Pending or done at once, the completion comes through the port (no helper skips the
+    // port on success).
     if (status != status_pending && !nt_success(status))
       return nt_status_error(status);
     reg->in_flight = true;
@@ -300,15 +286,8 @@ private:
   {
     if (!reg->in_flight || reg->cancel_sent)
       return;
-    IO_STATUS_BLOCK cancel_iosb{};
-    nt().cancel_io_file_ex(helper_, &reg->iosb, &cancel_iosb); // STATUS_NOT_FOUND: done already
+    site_->cancel(*reg);
     reg->cancel_sent = true;
-  }
-
-  void post_remove(void* key) noexcept
-  {
-    ::PostQueuedCompletionStatus(iocp_, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
-                                 &remove_packet_marker);
   }
 
   // --- completions (mutex_ held) ---
@@ -316,36 +295,36 @@ private:
   // What one dequeued entry is to the engine; a packet is written to `out`.
   entry_kind complete_one(const OVERLAPPED_ENTRY& e, packet& out)
   {
-    if (e.lpOverlapped == &remove_packet_marker)
+    void* remove_key = nullptr;
+    afd_registration* reg = nullptr;
+    out.value = 0;
+    out.kind = packet_kind::notification;
+    if (site_->classify(e, remove_key, reg))
     {
-      out.key = reinterpret_cast<void*>(e.lpCompletionKey);
-      out.value = 0;
-      out.kind = packet_kind::notification;
+      out.key = remove_key;
       out.events = events::remove;
       return entry_kind::packet;
     }
-    if (e.lpCompletionKey != reinterpret_cast<ULONG_PTR>(&afd_completion_key) || !e.lpOverlapped)
+    if (!reg)
       return entry_kind::foreign;
-    out.value = 0;
-    out.kind = packet_kind::notification;
-    return poll_completed(registration_of(e.lpOverlapped), out) ? entry_kind::packet
-                                                                : entry_kind::nothing;
+    return poll_completed(reg, out) ? entry_kind::packet : entry_kind::nothing;
   }
 
   bool poll_completed(afd_registration* reg, packet& out)
   {
+    site_->completed(*reg);
     reg->in_flight = false;
     --in_flight_;
     if (reg->end == fate::dropped)
     {
-      delete reg;
+      site_->free_registration(reg);
       return false;
     }
     out.key = reg->key;
     if (reg->end == fate::removed)
     {
       out.events = events::remove; // rule 3: the last packet of the registration
-      delete reg;
+      site_->free_registration(reg);
       return true;
     }
     const NTSTATUS status = reg->iosb.Status;
@@ -354,7 +333,7 @@ private:
     if ((found & afd_poll_local_close) || (!nt_success(status) && status != status_cancelled))
     {
       forget(reg); // rule 4: closed, and the registration went with it
-      delete reg;
+      site_->free_registration(reg);
       return false;
     }
     const events now = to_events(found) & (reg->filter | events::error) & ~reg->reported;
@@ -443,36 +422,8 @@ private:
     }
   }
 
-  // Cancels every poll and waits (bounded) for their completions, so no registration is
-  // freed while the kernel may still write into it. One that never completes is leaked
-  // rather than freed under the kernel.
-  void drain_polls() noexcept
-  {
-    IO_STATUS_BLOCK cancel_iosb{};
-    nt().cancel_io_file_ex(helper_, nullptr, &cancel_iosb);
-    for (int quiet_rounds = 0; in_flight_ != 0 && quiet_rounds < 50;)
-    {
-      OVERLAPPED_ENTRY entries[drain_batch];
-      ULONG received = 0;
-      if (!::GetQueuedCompletionStatusEx(iocp_, entries, drain_batch, &received, 100, FALSE))
-      {
-        ++quiet_rounds;
-        continue;
-      }
-      for (ULONG i = 0; i < received; ++i)
-        if (entries[i].lpCompletionKey == reinterpret_cast<ULONG_PTR>(&afd_completion_key) &&
-            entries[i].lpOverlapped)
-        {
-          afd_registration* reg = registration_of(entries[i].lpOverlapped);
-          --in_flight_;
-          delete reg; // every registration is dropped or removed by now
-        }
-    }
-  }
-
   std::mutex mutex_;
-  const HANDLE iocp_;
-  HANDLE helper_ = nullptr;
+  const std::unique_ptr<afd_poll_site> site_; // destroyed after the registrations
   std::unordered_map<SOCKET, afd_registration*> table_;
   registration_list edge_watch_{&afd_registration::watched};
   registration_list rearm_{&afd_registration::rearming}; // completed, to be polled again
@@ -486,12 +437,15 @@ private:
 
 afd_engine::~afd_engine() = default;
 
+std::unique_ptr<afd_engine> open_afd_engine(std::unique_ptr<afd_poll_site> site)
+{
+  return std::make_unique<afd_engine_impl>(std::move(site));
+}
+
 std::unique_ptr<afd_engine> open_afd_engine(HANDLE iocp, error_code& ec)
 {
-  auto engine = std::make_unique<afd_engine_impl>(iocp);
-  if (!engine->open(ec))
-    return nullptr;
-  return engine;
+  auto site = open_port_site(iocp, ec);
+  return site ? open_afd_engine(std::move(site)) : nullptr;
 }
 
 } // namespace win

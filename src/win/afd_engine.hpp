@@ -22,6 +22,9 @@ namespace asio_notify {
 namespace detail {
 namespace win {
 
+class afd_poll_site;
+struct afd_registration;
+
 /// The port contract emulated on IOCTL_AFD_POLL for one completion port, which the engine
 /// does not own (it must outlive the engine): what the AFD backend runs on, and what the
 /// tests' ProcessSocketNotifications double runs on, so that both see real readiness.
@@ -52,6 +55,11 @@ public:
   virtual void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, packet* out,
                         entry_kind* kinds) = 0;
 
+  /// The poll of `reg` completed where the site's completions come (the io_context's port):
+  /// true when it makes the packet `out`. Polls again for what completed at once: there is
+  /// no wait of the engine's own to do it before.
+  virtual bool poll_completed(afd_registration& reg, packet& out) = 0;
+
   /// How many registrations the engine holds.
   virtual std::size_t size() = 0;
 };
@@ -59,6 +67,9 @@ public:
 /// An AFD engine on `iocp`, or null and `ec` set (`operation_not_supported` where the system
 /// has no usable `\Device\Afd`).
 std::unique_ptr<afd_engine> open_afd_engine(HANDLE iocp, boost::system::error_code& ec);
+
+/// An AFD engine whose polls go through `site`.
+std::unique_ptr<afd_engine> open_afd_engine(std::unique_ptr<afd_poll_site> site);
 
 } // namespace win
 } // namespace detail

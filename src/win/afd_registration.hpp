@@ -39,6 +39,7 @@ struct afd_registration
   IO_STATUS_BLOCK iosb{};
   afd_poll_info info{};
 
+  HANDLE helper = nullptr;        // the AFD helper the polls are issued on (the site's)
   SOCKET socket = INVALID_SOCKET; // as registered
   SOCKET base = INVALID_SOCKET;   // as AFD knows it
   socket_identity identity;

@@ -21,9 +21,8 @@ namespace asio_notify {
 
 using boost::system::error_code;
 
-namespace {
+namespace detail {
 
-// What `automatic` means here: the environment's choice, else PSN where it exists, else AFD.
 port_backend automatic_backend() noexcept
 {
   if (const char* name = std::getenv(port_backend_variable))
@@ -33,12 +32,8 @@ port_backend automatic_backend() noexcept
     if (std::strcmp(name, "afd") == 0)
       return port_backend::afd;
   }
-  return detail::win::psn_available() ? port_backend::psn : port_backend::afd;
+  return win::psn_available() ? port_backend::psn : port_backend::afd;
 }
-
-} // namespace
-
-namespace detail {
 
 std::unique_ptr<port::impl, port::impl_deleter> open_port_impl(port_backend b, error_code& ec)
 {
@@ -70,7 +65,7 @@ bool is_supported(port_backend b) noexcept
   case port_backend::automatic:
     break;
   }
-  return is_supported(automatic_backend());
+  return is_supported(detail::automatic_backend());
 }
 
 bool is_supported() noexcept { return is_supported(port_backend::automatic); }

@@ -29,7 +29,7 @@ using tcp = an::ip::tcp;
 inline std::vector<an::driver_kind> platform_drivers()
 {
 #if defined(_WIN32)
-  return {an::driver_kind::thread};
+  return {an::driver_kind::thread, an::driver_kind::io_context_port};
 #else
   return {an::driver_kind::inline_driver, an::driver_kind::inline_portable,
           an::driver_kind::thread};
@@ -46,6 +46,12 @@ inline std::vector<an::reactor_options> all_configurations()
       an::reactor_options o;
       o.driver = d;
       o.trigger = t;
+      if (d == an::driver_kind::io_context_port)
+      {
+        if (t != an::trigger_strategy::oneshot_level)
+          continue; // it registers one-shot level only (reactor_statistics::driver_note)
+        o.backend = an::port_backend::afd; // whatever the run's port: its only backend
+      }
       v.push_back(o);
     }
   return v;

@@ -4,9 +4,10 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The reactor and the socket types on the Windows backend (thread driver, Winsock socket
-// operations, the completion port), under Wine with the PSN double installed by the
-// fixture. Only public API; every case runs with both trigger strategies.
+// The reactor and the socket types on the Windows backend (Winsock socket operations, the
+// completion port), under Wine with the PSN double installed by the fixture. Only public
+// API; every case runs on the thread driver with both trigger strategies and, where the
+// backend is AFD, on the io_context_port driver.
 
 #include <boost/asio_notify.hpp>
 
@@ -38,6 +39,10 @@ std::vector<an::reactor_options> strategies()
   std::vector<an::reactor_options> v(2);
   v[0].trigger = an::trigger_strategy::oneshot_level;
   v[1].trigger = an::trigger_strategy::persistent_edge;
+  for (an::reactor_options& o : v)
+    o.driver = an::driver_kind::thread;
+  if (an::default_driver_kind() == an::driver_kind::io_context_port)
+    v.emplace_back(); // the AFD default: on the io_context's own port
   return v;
 }
 
@@ -65,13 +70,19 @@ void connect_pair(asio::io_context& ioc, tcp::socket& client, tcp::socket& serve
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(thread_driver_is_the_windows_default)
+// PSN keeps its own port and the thread driver; AFD polls on the io_context's port.
+BOOST_AUTO_TEST_CASE(the_windows_default_driver_follows_the_backend)
 {
   asio::io_context ioc;
   tcp::socket s(ioc);
-  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().driver == an::driver_kind::thread));
-  BOOST_TEST((asio::use_service<an::reactor>(ioc).options().trigger ==
-              an::trigger_strategy::oneshot_level));
+  const an::reactor& r = asio::use_service<an::reactor>(ioc);
+  const auto expected = r.options().backend == an::port_backend::psn
+                            ? an::driver_kind::thread
+                            : an::driver_kind::io_context_port;
+  BOOST_TEST(an::to_string(r.options().driver) == an::to_string(expected));
+  BOOST_TEST(an::to_string(an::default_driver_kind()) == an::to_string(expected));
+  BOOST_TEST((r.options().trigger == an::trigger_strategy::oneshot_level));
+  BOOST_TEST(!r.statistics().driver_note); // it runs as asked
 }
 
 BOOST_AUTO_TEST_CASE(tcp_echo_and_end_of_stream)

@@ -48,8 +48,9 @@ enum class trigger_strategy
 /** Where the port's packets are dequeued.
 
     The reactor runs the driver asked for where the context can host it, else the next in
-    this order: `inline_driver`, `inline_portable`, `thread`; `reactor::options().driver`
-    tells which one runs. The inline drivers need an `io_context` (its executor, or a strand
+    this order: `io_context_port` (Windows), `inline_driver`, `inline_portable` (Linux),
+    `thread`; `reactor::options().driver` tells which one runs, and
+    `reactor_statistics::driver_note` why it is not the one asked for. The inline drivers need an `io_context` (its executor, or a strand
     of it) whose reactor is Asio's epoll reactor; with its per-descriptor locking off
     (`BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO`, `reactor.io_locking=0`) they keep to Asio's
     rule for that setting: one thread at a time. The `thread` driver posts from its own
@@ -72,19 +73,30 @@ enum class driver_kind
   /// By the io_context's own threads, through a public `async_wait` on the port's
   /// descriptor: one `epoll_ctl` more per wake-up than `inline_driver`. Needs the
   /// io_context executor's `on_work_finished()` (not with `BOOST_ASIO_NO_TS_EXECUTORS`).
-  inline_portable
+  inline_portable,
+
+  /// Windows, on the AFD backend: each socket's poll (`IOCTL_AFD_POLL`) is issued on a helper
+  /// handle associated with the io_context's own completion port, as an operation that
+  /// `io_context::run()` dequeues and completes itself: no reactor thread, no second port,
+  /// no hand-off. A poll in flight counts as the io_context's work, as Asio's own overlapped
+  /// operations do. Registrations are one-shot level (`trigger` reports it). Needs an
+  /// io_context (its executor, or a strand of it) on Asio's completion-port scheduler, of
+  /// the shape checked at compile time (Boost 1.81 to 1.90); the default where the system
+  /// has no `ProcessSocketNotifications` (Windows 10, Server 2019, Wine).
+  io_context_port
 };
 
 /// The driver's name as `parse_reactor_options` spells it: `inline` (for
-/// `inline_driver`), `inline_portable` or `thread`.
+/// `inline_driver`), `inline_portable`, `thread` or `io_context_port`.
 BOOST_ASIO_NOTIFY_DECL const char* to_string(driver_kind d) noexcept;
 
 /// This platform's default trigger strategy: `persistent_edge` on Linux (no re-arming
 /// system call per operation), `oneshot_level` on Windows (Microsoft's recommendation).
 BOOST_ASIO_NOTIFY_DECL trigger_strategy default_trigger_strategy() noexcept;
 
-/// This platform's default driver: `inline_driver` on Linux, `thread` on Windows (the one
-/// asked for: see `driver_kind` for what runs where it cannot).
+/// This platform's default driver: `inline_driver` on Linux; on Windows `thread` where the
+/// port's automatic backend is PSN, `io_context_port` where it is AFD (the one asked for:
+/// see `driver_kind` for what runs where it cannot).
 BOOST_ASIO_NOTIFY_DECL driver_kind default_driver_kind() noexcept;
 
 /// How many reactor threads the `thread` driver runs unless told: one per 8 hardware
@@ -129,7 +141,8 @@ struct reactor_options
 
 /** Options parsed from a specification such as
     `"driver=thread,trigger=oneshot_level,batch=128,threads=2"`, every key optional and
-    starting from `base`. Keys: `driver` (`inline`, `inline_portable` or `thread`), `trigger`
+    starting from `base`. Keys: `driver` (`inline`, `inline_portable`, `thread` or
+    `io_context_port`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
     `backend` (`automatic`, `psn`, `afd` or `epoll`), `adversary` (kinds joined with `+`,
     or `all` or `none`: see `parse_adversary_options`) and `adversary_seed`. Empty items are skipped; a later key
@@ -188,6 +201,10 @@ struct reactor_statistics
   /// reuse until the reactor is destroyed (they are not freed before: see
   /// `stale_packets_dropped`).
   std::uint64_t socket_states_allocated = 0;
+  /// Why the reactor runs otherwise than its options asked (another driver, or another
+  /// trigger strategy: `reactor::options()` says which), in a sentence; null when it runs as
+  /// asked, or before its first socket chose the driver.
+  const char* driver_note = nullptr;
 };
 
 /** The notify reactor: an execution context service that runs the readiness and the
