@@ -98,6 +98,15 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
   return make_thread_driver(p, handler, options, context_executor_of(io_executor));
 }
 
+#if !defined(_WIN32)
+// Asio's io_context runs on a completion port on Windows alone.
+std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context&,
+                                                            packet_handler&)
+{
+  return nullptr;
+}
+#endif
+
 } // namespace detail
 } // namespace asio_notify
 } // namespace boost

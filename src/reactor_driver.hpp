@@ -75,7 +75,7 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
 
 /// The io_context_port driver on `ioc`'s completion port; null where this Boost's io_context
 /// is not of the shape it needs (io_context_port_shape.hpp) or not on Windows. In
-/// win/io_context_port_driver.cpp.
+/// win/io_context_port_driver.cpp (elsewhere driver_factory.cpp).
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context& ioc,
                                                             packet_handler& handler);
 
