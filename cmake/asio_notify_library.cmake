@@ -15,6 +15,7 @@ if(WIN32)
     src/win/completion_port.cpp
     src/win/io_context_port_driver.cpp
     src/win/psn_port.cpp
+    src/win/socket_wait.cpp
     src/win/system.cpp
     src/socket_ops_win.cpp)
 else()

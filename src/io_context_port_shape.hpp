@@ -55,7 +55,8 @@ struct asio_iocp_operation_shape<Operation, Overlapped,
 /// Whether `Scheduler` (Asio's win_iocp_io_context) has every member the poll operations
 /// use, in that shape: a handle associated with its port (`register_handle`), work counted
 /// as its own overlapped operations count it (`work_started`, `on_pending`,
-/// `work_finished`), and `use_service` finding it in an io_context.
+/// `work_finished`), a failed start completed through the port (`on_completion`), and
+/// `use_service` finding it in an io_context.
 template <class Scheduler, class Operation, class Handle, class Overlapped, class = void>
 struct asio_iocp_shape : std::false_type
 {
@@ -69,6 +70,7 @@ struct asio_iocp_shape<
                 decltype(std::declval<Scheduler&>().work_started()),
                 decltype(std::declval<Scheduler&>().work_finished()),
                 decltype(std::declval<Scheduler&>().on_pending(std::declval<Operation*>())),
+                decltype(std::declval<Scheduler&>().on_completion(std::declval<Operation*>())),
                 decltype(boost::asio::use_service<Scheduler>(
                     std::declval<boost::asio::io_context&>()))>>
     : std::bool_constant<asio_iocp_operation_shape<Operation, Overlapped>::value>

@@ -41,6 +41,10 @@
 
 #include <curl/curl.h>
 
+#if defined(BOOST_ASIO_NOTIFY_EXAMPLE_ASIO_WAIT)
+#include <boost/asio_notify/async_wait.hpp>
+#endif
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -54,11 +58,25 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
+
+// One readiness wait. The _asio_wait build keeps Asio's own sockets and waits through
+// boost::asio_notify::async_wait: on Windows a poll on the io_context's own port, with no
+// select() thread; elsewhere the socket's own async_wait.
+template <class Handler>
+void wait_for(tcp::socket& socket, tcp::socket::wait_type w, Handler&& handler)
+{
+#if defined(BOOST_ASIO_NOTIFY_EXAMPLE_ASIO_WAIT)
+  boost::asio_notify::async_wait(socket, w, std::forward<Handler>(handler));
+#else
+  socket.async_wait(w, std::forward<Handler>(handler));
+#endif
+}
 
 // The most one download may have, in bytes (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD).
 auto const max_download =
@@ -366,7 +384,7 @@ private:
     if ((w->wanted & CURL_POLL_IN) && !w->reading)
     {
       w->reading = true;
-      w->socket.async_wait(tcp::socket::wait_read, [this, w](error_code ec) {
+      wait_for(w->socket, tcp::socket::wait_read, [this, w](error_code ec) {
         w->reading = false;
         on_ready(w, ec, CURL_POLL_IN, CURL_CSELECT_IN);
       });
@@ -374,7 +392,7 @@ private:
     if ((w->wanted & CURL_POLL_OUT) && !w->writing)
     {
       w->writing = true;
-      w->socket.async_wait(tcp::socket::wait_write, [this, w](error_code ec) {
+      wait_for(w->socket, tcp::socket::wait_write, [this, w](error_code ec) {
         w->writing = false;
         on_ready(w, ec, CURL_POLL_OUT, CURL_CSELECT_OUT);
       });

@@ -8,10 +8,11 @@
     Boost.AsioNotify: a readiness reactor for Boost.Asio built on socket state
     notifications. This header includes every public header: the sockets, the acceptor,
     `connect`, the protocols (`ip`, `generic`, and `local` where Asio has local sockets),
-    the reactor and the notification port. */
+    the reactor, the notification port, and `async_wait` for Asio's own sockets. */
 #ifndef BOOST_ASIO_NOTIFY_HPP
 #define BOOST_ASIO_NOTIFY_HPP
 
+#include <boost/asio_notify/async_wait.hpp>
 #include <boost/asio_notify/basic_datagram_socket.hpp>
 #include <boost/asio_notify/basic_socket.hpp>
 #include <boost/asio_notify/basic_socket_acceptor.hpp>

@@ -15,6 +15,7 @@
 #include "afd_engine.hpp"
 #include "afd_helpers.hpp"
 #include "afd_poll_site.hpp"
+#include "port_poll.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -71,16 +72,10 @@ public:
     delete static_cast<registration*>(reg);
   }
 
-  // The completion's lpOverlapped is the registration's operation; the kernel writes the
-  // IO_STATUS_BLOCK apart from it, since Asio writes the OVERLAPPED's Internal and Offset.
   NTSTATUS issue(afd_registration& base) noexcept override
   {
     registration& reg = static_cast<registration&>(base);
-    reg.op.reset();
-    scheduler_.work_started(); // before the completion can be dequeued and counted off
-    const NTSTATUS status = nt().device_io_control_file(
-        reg.helper, nullptr, nullptr, static_cast<OVERLAPPED*>(&reg.op), &reg.iosb, ioctl_afd_poll,
-        &reg.info, sizeof(reg.info), &reg.info, sizeof(reg.info));
+    const NTSTATUS status = issue_port_poll(scheduler_, reg.op, reg.helper, reg.iosb, reg.info);
     if (status != status_pending && !nt_success(status))
     {
       // No completion will come. Every caller holds work of its own (a queued operation's,
@@ -89,7 +84,6 @@ public:
       return status;
     }
     link(reg);
-    scheduler_.on_pending(&reg.op); // run() may complete it from now on
     return status;
   }
 

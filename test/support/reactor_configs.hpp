@@ -57,6 +57,13 @@ inline std::vector<an::reactor_options> all_configurations()
   return v;
 }
 
+/// Whether a configuration's packets pass the port's dequeue, which the adversarial port
+/// decorates: io_context_port's polls complete inside run() without it.
+inline bool meets_the_adversary(const an::reactor_options& o)
+{
+  return o.driver != an::driver_kind::io_context_port;
+}
+
 inline std::string describe(const an::reactor_options& o)
 {
   return std::string(an::to_string(o.driver)) + "/" +
