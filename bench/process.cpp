@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -511,6 +513,73 @@ long resident_kib()
     return static_cast<long>(counters.WorkingSetSize / 1024);
 #endif
   return -1;
+}
+
+#if defined(_WIN32)
+namespace {
+
+/// The fields of a /proc/<pid>/cmdline, without the padding Wine leaves after them.
+std::vector<std::string> cmdline_fields(const std::filesystem::path& file)
+{
+  std::ifstream in(file, std::ios::binary);
+  std::vector<std::string> fields;
+  for (std::string field; std::getline(in, field, '\0');)
+    fields.push_back(field);
+  while (!fields.empty() && fields.back().empty())
+    fields.pop_back();
+  return fields;
+}
+
+/// Under Wine, this process's /proc/<pid>/task, through Z:. Not /proc/self: Wine opens files
+/// in wineserver, whose "self" that is. The process is the one whose Linux command line has
+/// this program's name and arguments (Wine gives it those); "" where none or several have.
+std::filesystem::path wine_task_directory()
+{
+  const std::filesystem::path program = std::filesystem::path(__argv[0]).filename();
+  const std::vector<std::string> arguments(__argv + 1, __argv + __argc);
+  std::filesystem::path found;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("Z:/proc", ec), end; !ec && it != end;
+       it.increment(ec))
+  {
+    const std::string pid = it->path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const std::vector<std::string> fields = cmdline_fields(it->path() / "cmdline");
+    if (fields.empty() || std::filesystem::path(fields[0]).filename() != program ||
+        !std::equal(fields.begin() + 1, fields.end(), arguments.begin(), arguments.end()))
+      continue;
+    if (!found.empty())
+      return {}; // another copy with the same arguments: which one is this?
+    found = it->path() / "task";
+  }
+  return found;
+}
+
+} // namespace
+#endif
+
+long long voluntary_switches()
+{
+#if defined(_WIN32)
+  static const std::filesystem::path tasks = wine_task_directory();
+#else
+  static const std::filesystem::path tasks = "/proc/self/task";
+#endif
+  std::error_code ec;
+  std::filesystem::directory_iterator it(tasks, ec);
+  if (tasks.empty() || ec)
+    return -1;
+  long long total = 0;
+  const std::string field = "voluntary_ctxt_switches:";
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec))
+  {
+    std::ifstream status(it->path() / "status");
+    for (std::string line; std::getline(status, line);)
+      if (line.compare(0, field.size(), field) == 0)
+        total += std::stoll(line.substr(field.size()));
+  }
+  return ec ? -1 : total;
 }
 
 const char* resident_memory_counter()

@@ -42,6 +42,11 @@ const char* resident_memory_counter();
 /// Why system calls cannot be counted here, or "" where strace_self can count them.
 const char* syscalls_unavailable();
 
+/// The voluntary context switches of this process's live threads so far, from Linux's
+/// /proc/self/task/*/status (under Wine through its Z: drive: a Windows program there is a
+/// Linux process, its threads Linux threads); -1 where there is no such count.
+long long voluntary_switches();
+
 /// The system's load average over the last minute, or -1 where unknown.
 double load_average();
 

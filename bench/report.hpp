@@ -76,6 +76,7 @@ struct metric
   std::string title; // table and chart name
   std::string unit;
   bool lower_is_better = true;
+  bool may_be_zero = false;   // a count a round can leave at 0 (a thread that never slept)
   std::size_t io_threads = 0; // --scaling: the threads that ran the io_context; 0: not set
   std::vector<row> rows;
   std::string note;

@@ -237,7 +237,8 @@ struct latency_result
   double mean_us = 0; // wall time of the whole run / round trips
   double p50_us = 0;  // of the individually timed round trips
   double p99_us = 0;
-  std::uint64_t round_trips = 0; // made: fewer than asked for when the time limit struck
+  std::uint64_t round_trips = 0;        // made: fewer than asked for when the time limit struck
+  double switches_per_round_trip = NAN; // voluntary context switches; NaN where not counted
 };
 
 /** One connection over loopback, both ends on the io_context (run by this thread alone,

@@ -6,6 +6,7 @@
 //
 // Which driver a reactor gets, from its first socket's executor (design.md, "Choosing").
 
+#include "io_context_port_shape.hpp"
 #include "reactor_driver.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -98,8 +99,8 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
   return make_thread_driver(p, handler, options, context_executor_of(io_executor));
 }
 
-#if !defined(_WIN32)
-// Asio's io_context runs on a completion port on Windows alone.
+#if !defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
+// Asio's io_context runs on a completion port on Windows alone (src/win/ has the driver).
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context&,
                                                             packet_handler&)
 {

@@ -232,14 +232,6 @@ std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_cont
   return make_driver_on<asio_iocp_scheduler, asio_iocp_operation>(ioc, handler);
 }
 
-#else
-
-std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context&,
-                                                            packet_handler&)
-{
-  return nullptr;
-}
-
 #endif
 
 } // namespace detail

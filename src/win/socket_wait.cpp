@@ -22,17 +22,16 @@
 #include <limits>
 #include <new>
 
+#if defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
+
 namespace boost {
 namespace asio_notify {
 namespace detail {
-
-#if defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
-
 namespace win {
 namespace {
 
-using boost::system::error_code;
 using wait_type = boost::asio::socket_base::wait_type;
+using boost::system::error_code;
 
 constexpr ULONG afd_poll_receive_expedited = 0x0002;
 
@@ -146,8 +145,8 @@ void cancel_socket_wait(std::uintptr_t socket, void* key) noexcept
                               &cancel_iosb);
 }
 
-#endif
-
 } // namespace detail
 } // namespace asio_notify
 } // namespace boost
+
+#endif

@@ -27,13 +27,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "../support/tcp_pair.hpp"
-
-#if defined(_WIN32)
-#include <windows.h>
-#include <tlhelp32.h>
-#else
-#include <dirent.h>
-#endif
+#include "../support/thread_count.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -50,32 +44,9 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 using tcp = asio::ip::tcp;
 using wait = asio::socket_base::wait_type;
+using test_support::thread_count;
 
 namespace {
-
-// The threads of this process now.
-std::size_t thread_count()
-{
-#if defined(_WIN32)
-  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-  BOOST_REQUIRE(snapshot != INVALID_HANDLE_VALUE);
-  THREADENTRY32 e{};
-  e.dwSize = sizeof(e);
-  std::size_t n = 0;
-  for (BOOL more = ::Thread32First(snapshot, &e); more; more = ::Thread32Next(snapshot, &e))
-    n += e.th32OwnerProcessID == ::GetCurrentProcessId();
-  ::CloseHandle(snapshot);
-  return n;
-#else
-  DIR* dir = ::opendir("/proc/self/task");
-  BOOST_REQUIRE(dir);
-  std::size_t n = 0;
-  while (const dirent* e = ::readdir(dir))
-    n += e->d_name[0] != '.';
-  ::closedir(dir);
-  return n;
-#endif
-}
 
 // One wait's result, once run() has completed it.
 struct outcome
@@ -102,12 +73,32 @@ void run_until(asio::io_context& ioc, Done done)
   }
 }
 
+// The error code `o` completes with, run() running until it does.
+error_code result_of(asio::io_context& ioc, const outcome& o)
+{
+  run_until(ioc, [&] { return o.ec.has_value(); });
+  BOOST_REQUIRE(o.ec);
+  return *o.ec;
+}
+
 // Whether a wait stays pending while run() has the time to complete it.
 bool stays_pending(asio::io_context& ioc, const outcome& o)
 {
   ioc.restart();
   ioc.run_for(std::chrono::milliseconds(200));
   return !o.ec;
+}
+
+// Starts a wait for `w` on `s`, sees it stay pending until `event` is made to happen, and
+// returns the error code it then completes with.
+template <class Socket, class Event>
+error_code wait_across(asio::io_context& ioc, Socket& s, wait w, Event event)
+{
+  outcome o;
+  an::async_wait(s, w, o.handler());
+  BOOST_TEST(stays_pending(ioc, o));
+  event();
+  return result_of(ioc, o);
 }
 
 struct pair_fixture
@@ -123,55 +114,40 @@ BOOST_FIXTURE_TEST_CASE(wait_write_completes_on_a_connected_socket, pair_fixture
   outcome o;
   an::async_wait(pair.client, wait::wait_write, o.handler());
   BOOST_TEST(!o.ec); // never from inside the initiating function
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = result_of(ioc, o);
+  BOOST_TEST(!ec, ec.message());
 }
 
 BOOST_FIXTURE_TEST_CASE(wait_read_completes_when_data_comes, pair_fixture)
 {
-  outcome o;
-  an::async_wait(pair.client, wait::wait_read, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  asio::write(pair.server, asio::buffer("x", 1));
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = wait_across(ioc, pair.client, wait::wait_read,
+                                    [&] { asio::write(pair.server, asio::buffer("x", 1)); });
+  BOOST_TEST(!ec, ec.message());
   BOOST_TEST(pair.client.available() == 1u); // nothing was read
 }
 
 BOOST_FIXTURE_TEST_CASE(wait_read_completes_at_end_of_stream, pair_fixture)
 {
-  outcome o;
-  an::async_wait(pair.client, wait::wait_read, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  pair.server.shutdown(tcp::socket::shutdown_send);
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = wait_across(ioc, pair.client, wait::wait_read,
+                                    [&] { pair.server.shutdown(tcp::socket::shutdown_send); });
+  BOOST_TEST(!ec, ec.message());
 }
 
 BOOST_FIXTURE_TEST_CASE(wait_error_completes_on_a_reset, pair_fixture)
 {
-  outcome o;
-  an::async_wait(pair.client, wait::wait_error, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  pair.server.set_option(asio::socket_base::linger(true, 0));
-  pair.server.close(); // a reset
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = wait_across(ioc, pair.client, wait::wait_error, [&] {
+    pair.server.set_option(asio::socket_base::linger(true, 0));
+    pair.server.close(); // a reset
+  });
+  BOOST_TEST(!ec, ec.message());
 }
 
 BOOST_FIXTURE_TEST_CASE(wait_error_completes_on_urgent_data, pair_fixture)
 {
-  outcome o;
-  an::async_wait(pair.client, wait::wait_error, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  pair.server.send(asio::buffer("!", 1), asio::socket_base::message_out_of_band);
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = wait_across(ioc, pair.client, wait::wait_error, [&] {
+    pair.server.send(asio::buffer("!", 1), asio::socket_base::message_out_of_band);
+  });
+  BOOST_TEST(!ec, ec.message());
 }
 
 BOOST_AUTO_TEST_CASE(wait_read_on_a_datagram_socket)
@@ -179,13 +155,10 @@ BOOST_AUTO_TEST_CASE(wait_read_on_a_datagram_socket)
   asio::io_context ioc;
   asio::ip::udp::socket receiver(ioc, {asio::ip::address_v4::loopback(), 0});
   asio::ip::udp::socket sender(ioc, {asio::ip::address_v4::loopback(), 0});
-  outcome o;
-  an::async_wait(receiver, wait::wait_read, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  sender.send_to(asio::buffer("d", 1), receiver.local_endpoint());
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec = wait_across(ioc, receiver, wait::wait_read, [&] {
+    sender.send_to(asio::buffer("d", 1), receiver.local_endpoint());
+  });
+  BOOST_TEST(!ec, ec.message());
   BOOST_TEST(receiver.available() == 1u);
 }
 
@@ -220,13 +193,9 @@ BOOST_AUTO_TEST_CASE(wait_read_on_a_local_socket,
   acceptor.accept(b);
   acceptor.close();
   std::filesystem::remove(path);
-  outcome o;
-  an::async_wait(a, wait::wait_read, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  asio::write(b, asio::buffer("l", 1));
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec, o.ec->message());
+  const error_code ec =
+      wait_across(ioc, a, wait::wait_read, [&] { asio::write(b, asio::buffer("l", 1)); });
+  BOOST_TEST(!ec, ec.message());
 }
 #endif
 
@@ -241,17 +210,15 @@ BOOST_FIXTURE_TEST_CASE(slot_cancellation_of_every_type_aborts, pair_fixture)
                    asio::bind_cancellation_slot(signal.slot(), o.handler()));
     BOOST_TEST(stays_pending(ioc, o));
     signal.emit(type);
-    run_until(ioc, [&] { return o.ec.has_value(); });
-    BOOST_REQUIRE(o.ec);
-    BOOST_TEST((*o.ec == asio::error::operation_aborted), o.ec->message());
+    const error_code ec = result_of(ioc, o);
+    BOOST_TEST((ec == asio::error::operation_aborted), ec.message());
   }
   // The socket is as it was: a later wait completes on data.
   outcome later;
   an::async_wait(pair.client, wait::wait_read, later.handler());
   asio::write(pair.server, asio::buffer("x", 1));
-  run_until(ioc, [&] { return later.ec.has_value(); });
-  BOOST_REQUIRE(later.ec);
-  BOOST_TEST(!*later.ec, later.ec->message());
+  const error_code later_ec = result_of(ioc, later);
+  BOOST_TEST(!later_ec, later_ec.message());
 }
 
 BOOST_FIXTURE_TEST_CASE(the_sockets_cancel_aborts_it, pair_fixture)
@@ -270,13 +237,9 @@ BOOST_FIXTURE_TEST_CASE(the_sockets_cancel_aborts_it, pair_fixture)
 
 BOOST_FIXTURE_TEST_CASE(the_sockets_close_aborts_it, pair_fixture)
 {
-  outcome o;
-  an::async_wait(pair.client, wait::wait_read, o.handler());
-  BOOST_TEST(stays_pending(ioc, o));
-  pair.client.close();
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST((*o.ec == asio::error::operation_aborted), o.ec->message());
+  const error_code ec =
+      wait_across(ioc, pair.client, wait::wait_read, [&] { pair.client.close(); });
+  BOOST_TEST((ec == asio::error::operation_aborted), ec.message());
 }
 
 BOOST_AUTO_TEST_CASE(a_closed_socket_is_a_bad_descriptor)
@@ -286,9 +249,8 @@ BOOST_AUTO_TEST_CASE(a_closed_socket_is_a_bad_descriptor)
   outcome o;
   an::async_wait(closed, wait::wait_write, o.handler());
   BOOST_TEST(!o.ec);
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST((*o.ec == asio::error::bad_descriptor), o.ec->message());
+  const error_code ec = result_of(ioc, o);
+  BOOST_TEST((ec == asio::error::bad_descriptor), ec.message());
 }
 
 BOOST_FIXTURE_TEST_CASE(tokens, pair_fixture)
@@ -304,9 +266,7 @@ BOOST_FIXTURE_TEST_CASE(tokens, pair_fixture)
   auto op = an::async_wait(pair.client, wait::wait_write, asio::deferred);
   outcome o;
   std::move(op)(o.handler());
-  run_until(ioc, [&] { return o.ec.has_value(); });
-  BOOST_REQUIRE(o.ec);
-  BOOST_TEST(!*o.ec);
+  BOOST_TEST(!result_of(ioc, o));
 
   // as_tuple, and bind_executor: the handler runs on its strand.
   auto strand = asio::make_strand(ioc);

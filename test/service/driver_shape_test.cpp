@@ -10,6 +10,7 @@
 // a future Boost gets the portable inline driver instead of a build error or a crash.
 
 #include "inline_driver_shape.hpp"
+#include "io_context_port_shape.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
@@ -123,3 +124,111 @@ BOOST_AUTO_TEST_CASE(no_inline_driver_on_this_platform)
 }
 
 #endif
+
+// ---- the io_context's completion port (src/io_context_port_shape.hpp) ------------------------
+// The io_context_port driver and async_wait on Asio's sockets use Asio's Windows scheduler
+// and operation; stand-ins of that shape, and of others, check the check on every platform.
+
+namespace {
+
+using boost::system::error_code;
+
+struct stand_in_overlapped
+{
+};
+
+// An operation with everything the poll operations use: completed through a function of
+// this shape, reset for the next poll, destroyed in a shutdown.
+struct complete_operation : stand_in_overlapped
+{
+protected:
+  using func_type = void (*)(void*, complete_operation*, const error_code&, std::size_t);
+
+public:
+  void reset() {}
+  void destroy() {}
+};
+
+struct operation_without_reset : stand_in_overlapped
+{
+protected:
+  using func_type = void (*)(void*, operation_without_reset*, const error_code&, std::size_t);
+
+public:
+  void destroy() {}
+};
+
+struct operation_of_another_function : stand_in_overlapped
+{
+protected:
+  using func_type = void (*)(void*, operation_of_another_function*, std::size_t);
+
+public:
+  void reset() {}
+  void destroy() {}
+};
+
+struct operation_that_is_no_overlapped
+{
+protected:
+  using func_type = void (*)(void*, operation_that_is_no_overlapped*, const error_code&,
+                             std::size_t);
+
+public:
+  void reset() {}
+  void destroy() {}
+};
+
+// A scheduler with every member used, for any operation type.
+template <class Operation>
+struct complete_port_scheduler
+{
+  error_code register_handle(int, error_code& ec) { return ec; }
+  void work_started() {}
+  void work_finished() {}
+  void on_pending(Operation*) {}
+  void on_completion(Operation*, unsigned long = 0, unsigned long = 0) {}
+};
+
+struct scheduler_without_on_completion
+{
+  error_code register_handle(int, error_code& ec) { return ec; }
+  void work_started() {}
+  void work_finished() {}
+  void on_pending(complete_operation*) {}
+};
+
+struct scheduler_whose_register_handle_differs
+{
+  void register_handle(int) {}
+  void work_started() {}
+  void work_finished() {}
+  void on_pending(complete_operation*) {}
+  void on_completion(complete_operation*, unsigned long = 0, unsigned long = 0) {}
+};
+
+template <class Scheduler, class Operation>
+constexpr bool fits = ad::asio_iocp_shape<Scheduler, Operation, int, stand_in_overlapped>::value;
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_completion_port_scheduler_of_the_shape_used_is_recognised)
+{
+  BOOST_TEST((fits<complete_port_scheduler<complete_operation>, complete_operation>));
+#if defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
+  BOOST_TEST(ad::has_io_context_port); // this Boost's win_iocp_io_context
+#else
+  BOOST_TEST(!ad::has_io_context_port);
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(a_completion_port_scheduler_of_another_shape_is_not)
+{
+  BOOST_TEST((!fits<scheduler_without_on_completion, complete_operation>));
+  BOOST_TEST((!fits<scheduler_whose_register_handle_differs, complete_operation>));
+  BOOST_TEST((!fits<complete_port_scheduler<operation_without_reset>, operation_without_reset>));
+  BOOST_TEST((!fits<complete_port_scheduler<operation_of_another_function>,
+                    operation_of_another_function>));
+  BOOST_TEST((!fits<complete_port_scheduler<operation_that_is_no_overlapped>,
+                    operation_that_is_no_overlapped>));
+}

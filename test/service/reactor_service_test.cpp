@@ -8,6 +8,7 @@
 // Every case runs under each driver and trigger strategy.
 
 #include "support/reactor_configs.hpp"
+#include "support/thread_count.hpp"
 
 #include <boost/asio_notify.hpp>
 
@@ -25,14 +26,6 @@
 #include <boost/asio/config.hpp> // Boost 1.87+: an io_context's configuration
 #define BOOST_ASIO_NOTIFY_TEST_HAS_ASIO_CONFIG 1
 #endif
-#endif
-
-#if defined(_WIN32)
-#include <windows.h> // after Asio's winsock2.h
-
-#include <tlhelp32.h>
-#else
-#include <dirent.h>
 #endif
 
 #include <array>
@@ -54,36 +47,10 @@ using namespace test_support;
 namespace {
 
 #if defined(_WIN32)
-// The threads of this process: Windows has no /proc, its Toolhelp snapshot lists them.
-std::size_t thread_count()
-{
-  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-  BOOST_REQUIRE(snapshot != INVALID_HANDLE_VALUE); // else the count would prove nothing
-  std::size_t n = 0;
-  THREADENTRY32 e{};
-  e.dwSize = sizeof(e);
-  for (BOOL more = ::Thread32First(snapshot, &e); more; more = ::Thread32Next(snapshot, &e))
-    n += e.th32OwnerProcessID == ::GetCurrentProcessId();
-  ::CloseHandle(snapshot);
-  return n;
-}
-
 // Windows has no setenv/unsetenv; _putenv_s with an empty value removes the variable.
 void set_variable(const char* name, const char* value) { ::_putenv_s(name, value); }
 void unset_variable(const char* name) { ::_putenv_s(name, ""); }
 #else
-std::size_t thread_count()
-{
-  std::size_t n = 0;
-  if (DIR* d = ::opendir("/proc/self/task"))
-  {
-    while (dirent* e = ::readdir(d))
-      n += e->d_name[0] != '.';
-    ::closedir(d);
-  }
-  return n;
-}
-
 void set_variable(const char* name, const char* value) { ::setenv(name, value, 1); }
 void unset_variable(const char* name) { ::unsetenv(name); }
 #endif

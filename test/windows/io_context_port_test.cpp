@@ -19,8 +19,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <windows.h>
-#include <tlhelp32.h>
+#include "../support/thread_count.hpp"
 
 #include <array>
 #include <atomic>
@@ -35,6 +34,8 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 using tcp = an::ip::tcp;
 
+using test_support::thread_count;
+
 namespace {
 
 constexpr auto generous = std::chrono::seconds(20);
@@ -46,20 +47,6 @@ an::reactor_options on_the_io_context_port()
   o.driver = an::driver_kind::io_context_port;
   o.backend = an::port_backend::afd;
   return o;
-}
-
-// The threads of this process now.
-std::size_t thread_count()
-{
-  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-  BOOST_REQUIRE(snapshot != INVALID_HANDLE_VALUE);
-  THREADENTRY32 e{};
-  e.dwSize = sizeof(e);
-  std::size_t n = 0;
-  for (BOOL more = ::Thread32First(snapshot, &e); more; more = ::Thread32Next(snapshot, &e))
-    n += e.th32OwnerProcessID == ::GetCurrentProcessId();
-  ::CloseHandle(snapshot);
-  return n;
 }
 
 // Runs `f` in a thread of its own; false when it has not returned within `generous` (the
