@@ -92,6 +92,14 @@ std::size_t stored(int reported, std::size_t capacity)
 
 DWORD buffer_count(std::size_t count) { return static_cast<DWORD>(std::min(count, max_buffers)); }
 
+std::size_t capacity_of(const native_buffer* bufs, std::size_t count)
+{
+  std::size_t capacity = 0;
+  for (DWORD i = 0; i < buffer_count(count); ++i)
+    capacity += as_wsabuf(bufs)[i].len;
+  return capacity;
+}
+
 // What a receive returns. A datagram that did not fit (WSAEMSGSIZE, ERROR_MORE_DATA) filled
 // the buffers and lost the rest: success with that count, as Asio's Windows receive and
 // POSIX recv report it. The count is the buffers' size, since WSARecv need not set it with
@@ -101,10 +109,7 @@ std::size_t received(DWORD bytes, const native_buffer* bufs, std::size_t count, 
   if (ec != boost::asio::error::message_size)
     return ec ? 0 : bytes;
   ec = {};
-  std::size_t capacity = 0;
-  for (DWORD i = 0; i < buffer_count(count); ++i)
-    capacity += as_wsabuf(bufs)[i].len;
-  return capacity;
+  return capacity_of(bufs, count);
 }
 
 } // namespace
@@ -294,7 +299,23 @@ bool aborted_before_accept(const error_code& ec) noexcept
   return ec == boost::asio::error::connection_aborted;
 }
 
-bool set_drained_hint(native_socket_type, bool) { return false; } // Winsock has no TCP_INQ
+// Winsock has no TCP_INQ, but a stream socket's receive returns all that is there, up to the
+// buffers' size: a shorter one left nothing behind. Not with SO_OOBINLINE (as the socket is
+// when the reactor registers it), where a receive also stops at the urgent data's mark.
+bool set_drained_hint(native_socket_type s, bool on)
+{
+  int type = 0;
+  BOOL inline_urgent = FALSE;
+  int size = sizeof(type);
+  int inline_size = sizeof(inline_urgent);
+  return on &&
+         ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type),
+                      &size) == 0 &&
+         type == SOCK_STREAM &&
+         ::getsockopt(static_cast<SOCKET>(s), SOL_SOCKET, SO_OOBINLINE,
+                      reinterpret_cast<char*>(&inline_urgent), &inline_size) == 0 &&
+         !inline_urgent;
+}
 
 std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, message_flags flags,
                  error_code& ec, bool* drained)
@@ -307,7 +328,11 @@ std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, m
     return ::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), &bytes, &f,
                      nullptr, nullptr);
   });
-  return received(bytes, bufs, count, ec);
+  const std::size_t n = received(bytes, bufs, count, ec);
+  // A peek leaves the data; 0 bytes is the end of the stream, never "drained".
+  if (drained && !ec && n != 0 && !(flags & (MSG_PEEK | MSG_OOB)))
+    *drained = n < capacity_of(bufs, count);
+  return n;
 }
 
 std::size_t send(native_socket_type s, const native_buffer* bufs, std::size_t count,

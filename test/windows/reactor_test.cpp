@@ -10,6 +10,7 @@
 // backend is AFD, on the io_context_port driver.
 
 #include <boost/asio_notify.hpp>
+#include <boost/asio_notify/detail/socket_ops.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -21,6 +22,7 @@
 #include <array>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace an = boost::asio_notify;
@@ -213,4 +215,54 @@ BOOST_AUTO_TEST_CASE(connect_to_a_closed_port_is_refused)
     c.ioc.run_for(generous);
     BOOST_TEST((result == asio::error::connection_refused), result.message());
   }
+}
+
+// Windows has no TCP_INQ: a stream socket's receive that returns less than its buffers' size
+// emptied the queue (socket_ops::recv's `drained`), so that the reactor's next read waits
+// for the port without asking first. An exact read, a peek, the end of the stream and a
+// datagram socket say nothing.
+BOOST_AUTO_TEST_CASE(a_short_read_on_a_stream_socket_is_drained)
+{
+  namespace ops = an::detail::socket_ops;
+  asio::io_context ioc;
+  asio::ip::tcp::acceptor acceptor(ioc, {loopback, 0}); // Asio's own: plain handles
+  asio::ip::tcp::socket client(ioc), server(ioc);
+  client.connect(acceptor.local_endpoint());
+  acceptor.accept(server);
+  const an::native_socket_type s = server.native_handle();
+  BOOST_REQUIRE(ops::set_drained_hint(s, true));
+  server.non_blocking(true);
+  char bytes[8];
+  const auto read = [&](ops::message_flags flags, std::size_t size, bool& drained) {
+    ops::native_buffer b{static_cast<unsigned long>(size), bytes};
+    error_code ec;
+    drained = true; // recv must say
+    const std::size_t n = ops::recv(s, &b, 1, flags, ec, &drained);
+    BOOST_TEST(!ec, ec.message());
+    return n;
+  };
+  const auto arrived = [&](std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + generous;
+    while (server.available() < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    BOOST_REQUIRE(server.available() >= n);
+  };
+  asio::write(client, asio::buffer("0123456789", 10));
+  arrived(10);
+  bool drained = false;
+  BOOST_TEST(read(MSG_PEEK, 8, drained) == 8u);
+  BOOST_TEST(!drained); // a peek leaves the data
+  BOOST_TEST(read(0, 4, drained) == 4u);
+  BOOST_TEST(!drained); // exact: 6 bytes left
+  BOOST_TEST(read(0, 8, drained) == 6u);
+  BOOST_TEST(drained); // short: nothing left
+  client.shutdown(asio::ip::tcp::socket::shutdown_send);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ops::native_buffer b{sizeof(bytes), bytes};
+  error_code ec;
+  drained = true;
+  BOOST_TEST(ops::recv(s, &b, 1, 0, ec, &drained) == 0u); // the end of the stream
+  BOOST_TEST(!drained);
+  asio::ip::udp::socket datagrams(ioc, {loopback, 0});
+  BOOST_TEST(!ops::set_drained_hint(datagrams.native_handle(), true));
 }

@@ -7,7 +7,7 @@
 /** @file
     The free `async_wait` for Boost.Asio's own sockets: readiness waits that on Windows run on
     the io_context's own completion port, with no `select()` thread (doc/switching.md,
-    "Keeping Asio's sockets"). */
+    "Keeping Asio's own sockets"). */
 #ifndef BOOST_ASIO_NOTIFY_ASYNC_WAIT_HPP
 #define BOOST_ASIO_NOTIFY_ASYNC_WAIT_HPP
 

@@ -123,8 +123,8 @@ inline bool accept_next_instead(const boost::system::error_code& ec, bool report
 }
 
 /// Ask a stream socket to tell, with every read, whether the read left data behind
-/// (Linux's TCP_INQ), or (`on` false) to stop. False where it cannot (other protocols,
-/// other systems).
+/// (Linux's TCP_INQ; on Windows a short read), or (`on` false) to stop. False where it
+/// cannot (other protocols, other systems).
 BOOST_ASIO_NOTIFY_DECL bool set_drained_hint(native_socket_type s, bool on);
 
 /// Scatter/gather I/O; return the bytes transferred (0 with `ec` set on failure).
