@@ -8,7 +8,7 @@ packages=(
   libboost1.81-dev libboost-test1.81-dev libboost-context1.81-dev libboost1.81-tools-dev
   libssl-dev openssl libcurl4-openssl-dev curl wrk
   libboost1.81-doc libboost-coroutine1.81-dev python3-websockets patch
-  strace gnuplot-nox
+  strace gnuplot-nox ccache
   clang libclang-rt-14-dev clang-format
   doxygen
   g++-mingw-w64-x86-64-posix wine64
