@@ -109,6 +109,8 @@ struct pair_fixture
 
 } // namespace
 
+BOOST_AUTO_TEST_SUITE(asio_socket_wait)
+
 BOOST_FIXTURE_TEST_CASE(wait_write_completes_on_a_connected_socket, pair_fixture)
 {
   outcome o;
@@ -368,3 +370,5 @@ BOOST_AUTO_TEST_CASE(destruction_with_waits_pending_neither_hangs_nor_leaks)
   BOOST_TEST(invoked.load() == 0u);
   BOOST_TEST(alive.use_count() == 1);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
