@@ -15,9 +15,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
-#include <deque>
 #include <mutex>
+#include <new>
 #include <random>
 #include <sstream>
 #include <unordered_map>
@@ -134,12 +135,21 @@ public:
   }
 
 private:
+  // Why a packet is kept back: what its delivery counts, if anything.
+  enum class held_for
+  {
+    room,      // it did not fit the batch (or the batch was split): counts nothing
+    duplicate, // a copy, delivered as well as the original
+    staleness, // counts a stale packet only if its registration changed meanwhile
+    remove     // a delayed REMOVE, counted when it was kept back
+  };
+
   struct held_packet
   {
     packet p;
     int dequeues_left;     // delivered by the dequeue that finds it at zero
     std::uint64_t changes; // its key's change count when it was kept back
-    bool copy;             // a duplicate
+    held_for why;
   };
 
   struct key_state
@@ -168,34 +178,86 @@ private:
     return true;
   }
 
-  void note_change(const registration& r)
+  // Bookkeeping only: without memory for it a change goes unnoted, and a packet it made
+  // stale is not counted as such, rather than a call that took effect failing.
+  void note_change(const registration& r) noexcept
   {
-    if (!r.result && r.operation != operation::remove)
-      ++keys_[r.key].changes;
+    try
+    {
+      if (!r.result && r.operation != operation::remove)
+        ++keys_[r.key].changes;
+    }
+    catch (const std::bad_alloc&)
+    {
+    }
+  }
+
+  std::uint64_t changes_of(void* key) const noexcept
+  {
+    const auto k = keys_.find(key);
+    return k == keys_.end() ? 0 : k->second.changes;
   }
 
   // --- dequeues ---
 
+  // Returns 0 only when a timed wait's time is up, or early (early_wakeup); an infinite
+  // wait returns packets or an error, as every backend's does (port.hpp).
   std::size_t dequeue(boost::span<packet> out, std::chrono::milliseconds timeout, error_code& ec)
   {
+    using clock = std::chrono::steady_clock;
+    const bool forever = timeout == port::infinite;
+    const clock::time_point deadline = clock::now() + (forever ? timeout.zero() : timeout);
+    if (!forever && timeout.count() != 0 && wakes_early())
+      return 0;
+    for (;;)
+    {
+      const std::size_t n = dequeue_once(out, timeout, ec);
+      if (n != 0 || ec || timeout.count() == 0)
+        return n;
+      if (!forever)
+      {
+        const clock::duration left = deadline - clock::now();
+        if (left <= left.zero())
+          return 0;
+        timeout = std::chrono::ceil<std::chrono::milliseconds>(left);
+      }
+    }
+  }
+
+  bool wakes_early()
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!take(adversity::early_wakeup, 4))
+      return false;
+    count(adversity::early_wakeup);
+    return true;
+  }
+
+  // One dequeue of the inner port. Everything that holds the packets it takes is allocated
+  // before it, so that no packet is lost to a failed allocation after it.
+  std::size_t dequeue_once(boost::span<packet> out, std::chrono::milliseconds timeout,
+                           error_code& ec)
+  {
+    std::vector<packet> fresh(out.size());
+    std::vector<packet> more(out.size());
+    std::vector<packet> ready;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (timeout.count() != 0 && take(adversity::early_wakeup, 4))
-      {
-        count(adversity::early_wakeup);
-        return 0;
-      }
+      // The inner port gives at most out.size() and a top-up's worth (top_up), each packet
+      // adding at most two held ones (a copy and itself); `ready` takes what was held, what
+      // was taken and the copies, and what does not fit it goes back to `held_`.
+      const std::size_t taken = out.size() + top_up_limit(out.size());
+      ready.reserve(held_.size() + 2 * taken);
+      held_.reserve(2 * held_.size() + 4 * taken);
       if (!held_.empty())
         timeout = std::chrono::milliseconds(0); // some may be due now
     }
-    std::vector<packet> fresh(out.size());
     fresh.resize(inner_->process({}, fresh, timeout, ec));
     std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<packet> ready;
     take_due(ready);
     for (const packet& p : fresh)
       admit(p, ready);
-    const bool exhausted = top_up(fresh.size() < out.size(), out.size(), ready, ec);
+    const bool exhausted = top_up(fresh.size() < out.size(), out.size(), more, ready, ec);
     const std::size_t n = deliver(ready, out, exhausted);
     if (!held_.empty() && !nudge_pending_)
       nudge(ec);
@@ -207,19 +269,29 @@ private:
      So while the inner port may hold more (its last batch was full) and packets were kept
      back, more is taken from it; returns whether it is exhausted. Kept-back packets then
      come with a nudge, which wakes such a caller only while the inner port holds nothing. */
-  bool top_up(bool exhausted, std::size_t wanted, std::vector<packet>& ready, error_code& ec)
+  bool top_up(bool exhausted, std::size_t wanted, std::vector<packet>& more,
+              std::vector<packet>& ready, error_code& ec)
   {
-    std::vector<packet> more;
-    while (!exhausted && ready.size() < wanted && !ec)
+    std::size_t taken = 0;
+    while (!exhausted && ready.size() < wanted && taken < top_up_limit(wanted) && !ec)
     {
-      more.resize(wanted - ready.size());
+      more.resize(std::min(wanted - ready.size(), top_up_limit(wanted) - taken));
+      const std::size_t asked = more.size();
       more.resize(inner_->process({}, more, std::chrono::milliseconds(0), ec));
-      exhausted = more.size() < wanted - ready.size();
+      exhausted = more.size() < asked;
+      taken += more.size();
       for (const packet& p : more)
         admit(p, ready);
     }
     return exhausted;
   }
+
+  // Packets kept back by choice (copies, would-be stale ones) are at most max_kept_back at a
+  // time, so a top-up ends: past that, every packet it takes is ready. Removes it loses are
+  // bounded by the limit itself.
+  static constexpr std::size_t max_kept_back = 64;
+  static std::size_t top_up_limit(std::size_t wanted) { return wanted + max_kept_back; }
+  bool may_keep_back() const noexcept { return held_.size() < max_kept_back; }
 
   // Held packets whose wait is over, in the order they were kept back.
   void take_due(std::vector<packet>& ready)
@@ -234,13 +306,13 @@ private:
         ++it;
   }
 
+  // Counts what the delivery of `h` really is: a copy, or a packet its registration's change
+  // has made stale since it was kept back.
   void release(const held_packet& h, std::vector<packet>& ready)
   {
-    const auto k = keys_.find(h.p.key);
-    if (h.p.kind == packet_kind::notification && !has_any(h.p.events, events::remove) &&
-        k != keys_.end() && k->second.changes != h.changes)
+    if (h.why == held_for::staleness && changes_of(h.p.key) != h.changes)
       count(adversity::stale_after_change);
-    if (h.copy)
+    if (h.why == held_for::duplicate)
       count(adversity::duplicate);
     ready.push_back(h.p);
   }
@@ -263,11 +335,11 @@ private:
       p.events = p.events & ~events::out;
       count(adversity::error_without_out);
     }
-    const std::uint64_t changes = keys_[p.key].changes;
-    if (take(adversity::duplicate, 8))
-      held_.push_back({p, 1 + int(below(4)), changes, true});
-    if (take(adversity::stale_after_change, 8))
-      held_.push_back({p, 1 + int(below(4)), changes, false});
+    const std::uint64_t changes = changes_of(p.key);
+    if (may_keep_back() && take(adversity::duplicate, 8))
+      held_.push_back({p, 1 + int(below(4)), changes, held_for::duplicate});
+    if (may_keep_back() && take(adversity::stale_after_change, 8))
+      held_.push_back({p, 1 + int(below(4)), changes, held_for::staleness});
     else
       ready.push_back(p);
   }
@@ -285,7 +357,7 @@ private:
     if (take(adversity::delayed_remove, 2))
     {
       count(adversity::delayed_remove);
-      held_.push_back({p, 2 + int(below(15)), 0, false});
+      held_.push_back({p, 2 + int(below(15)), 0, held_for::remove});
       return;
     }
     keys_.erase(p.key);
@@ -320,7 +392,7 @@ private:
       const packet& p = ready[i];
       if (has_any(p.events, events::remove))
         keys_.erase(p.key); // delivered with the next dequeue: its key's packets are all out
-      held_.push_back({p, 0, 0, false});
+      held_.push_back({p, 0, 0, held_for::room});
     }
     return n;
   }
@@ -354,7 +426,7 @@ private:
   const adversity kinds_;
   std::mutex mutex_; // guards everything below
   std::mt19937_64 random_;
-  std::deque<held_packet> held_;
+  std::vector<held_packet> held_; // reserved before each dequeue
   std::unordered_map<void*, key_state> keys_;
   bool nudge_pending_ = false;
   char nudge_key_ = 0;
