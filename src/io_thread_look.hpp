@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <vector>
 
 namespace boost {
@@ -52,7 +53,15 @@ public:
     if (skip > 0 || stopped_.load(std::memory_order_acquire) ||
         looking_.exchange(true, std::memory_order_acq_rel))
       return;
-    boost::asio::defer(target_.executor, [this] { look(); });
+    try
+    {
+      boost::asio::defer(target_.executor, [this] { look(); });
+    }
+    catch (const std::bad_alloc&)
+    {
+      // A look is only a shortcut: the reactor threads see the port all the same.
+      looking_.store(false, std::memory_order_release);
+    }
   }
 
 private:
@@ -62,9 +71,20 @@ private:
       return;
     thread_local std::vector<packet> buffer;
     thread_local std::vector<packet> io;
-    buffer.resize(batch_size_);
     boost::system::error_code ec;
-    const std::size_t n = port_.dequeue(buffer, std::chrono::milliseconds(0), ec);
+    std::size_t n = 0;
+    try
+    {
+      // Room for a whole batch before the dequeue: what it takes cannot be lost after it.
+      buffer.resize(batch_size_);
+      io.reserve(batch_size_);
+      n = port_.dequeue(buffer, std::chrono::milliseconds(0), ec);
+    }
+    catch (...)
+    {
+      looking_.store(false, std::memory_order_release); // the next batch may look again
+      throw;
+    }
     reactor_counters::add(handler_.counters.io_thread_looks);
     handler_.counters.dequeued(n);
     // A single miss is no sign: a reactor thread may have taken what this look was for.
@@ -74,7 +94,7 @@ private:
     if (n == 0)
       return;
     if (partition_dequeued(handler_, buffer.data(), n, exit_key_, io))
-      port_.post(exit_key_, 0); // the reactor threads' exit: theirs to see
+      post_exit(port_, exit_key_); // the reactor threads' exit: theirs to see
     perform_dequeued(handler_, io, target_);
   }
 

@@ -9,9 +9,12 @@
 
 #include "shared_batch.hpp"
 
+#include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
 
+#include <chrono>
 #include <new>
+#include <thread>
 #include <utility>
 
 namespace boost {
@@ -28,11 +31,11 @@ void shared_batch::work(const std::shared_ptr<shared_batch>& self)
     if (i + 1 == n && b.gate_)
       b.gate_->taken_up();
     if (!invited && i + 1 < n)
-    {
-      invited = true;
-      invite(self);
-    }
-    b.perform(i);
+      invited = try_invite(self);
+    if (invited)
+      b.perform(i);
+    else
+      b.perform_uninvited(self, i);
   }
   if (b.done_)
     b.done_->batch_done();
@@ -41,6 +44,36 @@ void shared_batch::work(const std::shared_ptr<shared_batch>& self)
 void shared_batch::invite(const std::shared_ptr<shared_batch>& self)
 {
   boost::asio::post(self->executor_, [self] { work(self); });
+}
+
+// Without memory for a worker this thread claims the rest itself: nothing is dropped.
+bool shared_batch::try_invite(const std::shared_ptr<shared_batch>& self) noexcept
+{
+  try
+  {
+    invite(self);
+    return true;
+  }
+  catch (...)
+  {
+    return false;
+  }
+}
+
+// A handler that throws out of a batch nobody else works on must not strand the packets
+// after it: a worker is invited for them on the way out, if there is memory for one.
+void shared_batch::perform_uninvited(const std::shared_ptr<shared_batch>& self, std::size_t i)
+{
+  try
+  {
+    perform(i);
+  }
+  catch (...)
+  {
+    if (next_.load(std::memory_order_relaxed) < packets_.size())
+      try_invite(self);
+    throw;
+  }
 }
 
 void shared_batch::perform(std::size_t i)
@@ -132,6 +165,26 @@ void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
   handler.complete(done, completion_mode::dispatch, completion_mode::defer);
   if (to.done)
     to.done->batch_done();
+}
+
+void post_exit(port& p, void* exit_key) noexcept
+{
+  for (;;)
+  {
+    boost::system::error_code ec;
+    try
+    {
+      p.post(exit_key, 0, ec);
+    }
+    catch (...)
+    {
+      ec = boost::asio::error::no_memory;
+    }
+    // Only a want of memory passes; a broken port fails its dequeues too.
+    if (ec != boost::asio::error::no_memory && ec != boost::asio::error::no_buffer_space)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 } // namespace detail

@@ -68,7 +68,8 @@ public:
   /// Perform packets of the batch until none is left unclaimed; call from a thread that
   /// runs the executor's context. No packet is stranded, even when a handler run inline
   /// throws out of here: a worker that claims its first packet while another is unclaimed
-  /// has posted a new worker first.
+  /// has posted a new worker first, and without memory for that post it performs the rest
+  /// itself.
   static void work(const std::shared_ptr<shared_batch>& self);
 
   /// Hand the batch to the executor's threads.
@@ -76,7 +77,9 @@ public:
 
 private:
   std::size_t claim() noexcept { return next_.fetch_add(1, std::memory_order_relaxed); }
+  static bool try_invite(const std::shared_ptr<shared_batch>& self) noexcept;
   void perform(std::size_t i);
+  void perform_uninvited(const std::shared_ptr<shared_batch>& self, std::size_t i);
 
   packet_handler& handler_;
   boost::asio::any_io_executor executor_;
@@ -99,6 +102,10 @@ bool partition_dequeued(packet_handler& handler, const packet* packets, std::siz
 /// Without memory for a batch they are performed here, in order: no packet is dropped.
 void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
                       const batch_target& to);
+
+/// Posts the reactor threads' exit packet, retrying while the port has no memory for it:
+/// a lost exit would leave a reactor thread waiting for good, and its join with it.
+void post_exit(port& p, void* exit_key) noexcept;
 
 } // namespace detail
 } // namespace asio_notify

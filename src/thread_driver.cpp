@@ -39,8 +39,17 @@ public:
                 std::move(context_executor), std::make_shared<handoff_gate>(options.threads),
                 &look_}
   {
-    for (std::size_t i = 0; i < options.threads; ++i)
-      threads_.emplace_back([this, b = std::make_unique<buffers>(batch_size_)] { run(*b); });
+    try
+    {
+      threads_.reserve(options.threads);
+      for (std::size_t i = 0; i < options.threads; ++i)
+        threads_.emplace_back([this, b = std::make_unique<buffers>(batch_size_)] { run(*b); });
+    }
+    catch (...)
+    {
+      stop(); // the threads that did start use `this`: they end before it does
+      throw;
+    }
   }
 
   ~thread_driver() override { stop(); }
@@ -54,7 +63,7 @@ public:
     if (threads_.empty())
       return;
     target_.gate->open(); // a context that no longer runs must not hold a thread back
-    port_.post(&exit_key_, 0);
+    post_exit(port_, &exit_key_);
     for (std::thread& t : threads_)
       t.join();
     threads_.clear();
@@ -89,7 +98,7 @@ private:
       if (ec && n == 0) // cannot happen short of a broken port: do not spin on it
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    port_.post(&exit_key_, 0); // pass the exit on to the next thread
+    post_exit(port_, &exit_key_); // pass the exit on to the next thread
   }
 
   // The ports report failures as error codes; an exception all the same (a port that ran

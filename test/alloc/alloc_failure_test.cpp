@@ -47,6 +47,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "support/gated_executor.hpp"
+
 #if defined(_WIN32)
 #include "psn_double.hpp"
 #include <boost/asio_notify/port.hpp>
@@ -272,40 +274,15 @@ private:
   record* r_;
 };
 
-/// An executor over the io_context's whose execute() allocates, so that the failing
-/// allocator makes it throw as a program's executor may.
-class allocating_executor
+/// Allocates once, so that the failing allocator makes the executor below refuse work as
+/// a program's executor may.
+struct allocate_once
 {
-public:
-  explicit allocating_executor(asio::io_context::executor_type inner) : inner_(inner) {}
-
-  asio::execution_context& query(asio::execution::context_t) const noexcept
-  {
-    return asio::query(inner_, asio::execution::context);
-  }
-  static constexpr asio::execution::blocking_t::never_t query(asio::execution::blocking_t) noexcept
-  {
-    return asio::execution::blocking.never;
-  }
-  allocating_executor require(asio::execution::blocking_t::never_t) const noexcept
-  {
-    return *this; // for any_io_executor: a socket's own executor
-  }
-  template <class F>
-  void execute(F&& f) const
-  {
-    ::operator delete(::operator new(1)); // may throw: the executor refuses the work
-    asio::require(inner_, asio::execution::blocking.never).execute(std::forward<F>(f));
-  }
-  bool operator==(const allocating_executor& other) const noexcept
-  {
-    return inner_ == other.inner_;
-  }
-  bool operator!=(const allocating_executor& other) const noexcept { return !(*this == other); }
-
-private:
-  asio::io_context::executor_type inner_;
+  void operator()() const { ::operator delete(::operator new(1)); }
 };
+
+/// An executor over the io_context's whose execute() allocates (and so may throw).
+using allocating_executor = test_support::gated_executor<allocate_once>;
 
 // ---- the scenario ----------------------------------------------------------------------------
 
