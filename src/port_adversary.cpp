@@ -338,8 +338,9 @@ private:
     const std::uint64_t changes = changes_of(p.key);
     if (may_keep_back() && take(adversity::duplicate, 8))
       held_.push_back({p, 1 + int(below(4)), changes, held_for::duplicate});
+    // Held up to 16 dequeues: long enough for its registration to change meanwhile.
     if (may_keep_back() && take(adversity::stale_after_change, 8))
-      held_.push_back({p, 1 + int(below(4)), changes, held_for::staleness});
+      held_.push_back({p, 1 + int(below(16)), changes, held_for::staleness});
     else
       ready.push_back(p);
   }
