@@ -7,6 +7,8 @@
 // The adversarial port (adversary.hpp): a decorator over any backend's port::impl that
 // produces what the contract allows and a cooperative backend never does. What each kind
 // is and why the contract allows it: doc/port_contract.md, "The adversarial port".
+// One idea in one file, over 500 lines: the decorator, its choices and counts, and the
+// parsing of its options belong together.
 
 #include "port_backend.hpp"
 
