@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The main job (README): installs what is missing, builds the HTTP example server in Release
-# twice (http_server on the notify reactor, http_server_default on stock Asio: all that
-# compare_http.sh runs), loads each with wrk and prints a side-by-side table; then the same
-# for the Windows builds (MinGW-w64) under Wine: the notify reactor against stock Asio's IOCP
-# backend, Wine's figures, not Windows performance. Each phase prints a line when it starts
-# and its time when it ends. Usage: tools/main-job.sh [build-dir] [wrk options]
+# The main job (README): installs what is missing of the packages it needs, builds the HTTP
+# example server in Release twice (http_server on the notify reactor, http_server_default on
+# stock Asio: all that compare_http.sh runs), loads each with wrk and prints a side-by-side
+# table; then the same for the Windows builds (MinGW-w64) under Wine: the notify reactor
+# against stock Asio's IOCP backend, Wine's figures, not Windows performance. Each phase
+# prints a line when it starts and its time when it ends.
+# Usage: tools/main-job.sh [build-dir] [wrk options]
 # (default wrk options: -t2 -c64 -d5s; the Windows builds go to <build-dir>-mingw)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +33,8 @@ phase() {
   fi
 }
 
-phase "set-up (tools/setup.sh: the Debian packages)"
-"$root/tools/setup.sh"
+phase "set-up (tools/setup.sh main-job: the Debian packages it needs)"
+"$root/tools/setup.sh" main-job
 
 phase "Linux build (Release: ${targets[*]})"
 cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBOOST_ASIO_NOTIFY_BUILD_TESTS=OFF \
