@@ -78,11 +78,55 @@ inline boost::beast::string_view target_path(boost::beast::string_view target)
   return target;
 }
 
-/// The decoded path a request-target names, without its query; none if it is invalid.
+/// The decoded path a request-target names, without its query; none if it is invalid: a
+/// fragment ('#', which a client never sends: RFC 9112, section 3.2), a control byte or
+/// space, or a byte that is not ASCII (RFC 3986 has them only percent-encoded).
 inline std::optional<std::string> request_path(boost::beast::string_view target)
 {
+  for (char c : target)
+  {
+    auto const byte = static_cast<unsigned char>(c);
+    if (c == '#' || byte <= 0x20 || byte >= 0x7f)
+      return std::nullopt;
+  }
   auto path = target_path(target);
   return percent_decode(path.substr(0, path.find('?')));
+}
+
+/// Whether `c` may stand in a URI's host as itself (RFC 3986, section 3.2.2: unreserved and
+/// sub-delims; '%' starts a pct-encoded byte).
+inline bool is_host_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         boost::beast::string_view("-._~!$&'()*+,;=%").find(c) != boost::beast::string_view::npos;
+}
+
+/// Whether `value` is a valid Host field value (RFC 9112, section 3.2): empty, or
+/// uri-host [":" port], the host a reg-name or IPv4 address, or an IP-literal in brackets.
+inline bool valid_host(boost::beast::string_view value)
+{
+  auto host = value;
+  if (!host.empty() && host.front() == '[')
+  {
+    auto const close = host.find(']');
+    if (close == boost::beast::string_view::npos || close == 1)
+      return false;
+    for (char c : host.substr(1, close - 1))
+      if (!is_host_char(c) && c != ':')
+        return false;
+    host = host.substr(close + 1);
+    if (!host.empty() && host.front() != ':')
+      return false;
+  }
+  auto const colon = host.find(':');
+  for (char c : host.substr(0, colon))
+    if (!is_host_char(c))
+      return false;
+  if (colon != boost::beast::string_view::npos)
+    for (char c : host.substr(colon + 1))
+      if (c < '0' || c > '9')
+        return false;
+  return true;
 }
 
 // Whether the request's path names a hidden file or directory: one path segment starting

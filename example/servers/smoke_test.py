@@ -1048,6 +1048,8 @@ def http(opt):
     bad_requests(server, port, files)
     head_errors(port, files)
     request_targets(port, root, files)
+    expect_continue(port, files)
+    rfc_details(port, files)
     many_fields(opt, server, port)
     big_request_bodies(opt, server, port)
     bounded_linger(port)
@@ -1206,6 +1208,14 @@ BAD_REQUESTS = [  # what, request (Connection: close, so that a server taking it
        b"X-Trailer: " + b"a" * (n * 1024) + b"\r\n\r\n", 431) for n in (9, 20)),
     ("no Host", b"GET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("two Hosts", GET_CLOSE + b"Host: y\r\n\r\n", 400),
+    # RFC 9112, section 3: a target too long is 414, not 431; section 3.2: a Host value
+    # that is not uri-host [":" port] is 400; RFC 3986: no fragment, raw space, control
+    # byte or non-ASCII byte in a target.
+    ("a 9 KiB target", b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 414),
+    *((f"Host: {host!r}", b"GET /hello.txt HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % host, 400)
+      for host in (b"a b/c", b"a/b", b"x:8o", b"[::1", b"[::1]x", b"a@b")),
+    *((f"target {target!r}", b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % target, 400)
+      for target in (b"/hello.txt#x", b"/hello\xff.txt", b"/hello\x01.txt", b"/hello\x7f.txt")),
     ("an invalid percent-escape", b"GET /hello%zz.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
     ("a percent-escaped NUL", b"GET /hello.txt%00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
 ]
@@ -1491,6 +1501,75 @@ def request_targets(port, root, files):
     status, response = raw_request(port, b"GET /hello.txt HTTP/1.0\r\n\r\n")
     check(status == 200 and response.endswith(files["hello.txt"]), f"HTTP/1.0 without Host: {status}")
     print("request targets: absolute form, percent-escapes and Host as expected")
+
+
+def answer_within(s, seconds, what):
+    """What the server sends on `s` up to the end of a response header, which must come
+    within `seconds`."""
+    s.settimeout(seconds)
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            check(chunk, f"{what}: closed after {data[:40]!r}")
+            data += chunk
+    except socket.timeout:
+        raise Failure(f"{what}: no answer within {seconds}s, got {data[:40]!r}")
+    return data
+
+
+def expect_continue(port, files):
+    """RFC 9110, section 10.1.1: a client that sends "Expect: 100-continue" waits for the
+    server before sending its body. A request whose final status the header decides (405,
+    404, 413) gets it at once, the connection closing; one the server will take gets
+    "100 Continue", then its answer once the body is sent, the connection kept. An
+    unknown expectation is 417; HTTP/1.0 has no Expect (the field is ignored)."""
+    head = b"%s %s HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n"
+    for method, path, length, expected in ((b"PUT", b"/upload.bin", 8000, 405),
+                                           (b"POST", b"/hello.txt", 10, 405),
+                                           (b"GET", b"/nope", 10, 404), (b"GET", b"/hello.txt", 9000, 413)):
+        what = f"{method.decode()} {path.decode()} with Expect: 100-continue"
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(head % (method, path, length))
+            answer = answer_within(s, 1, what)
+            check(answer.startswith(b"HTTP/1.1 %d " % expected), f"{what}: {answer[:40]!r}")
+            check(re.search(rb"(?im)^connection: *close\r?$", answer), f"{what}: no Connection: close")
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(head % (b"GET", b"/hello.txt", 10))
+        answer = answer_within(s, 1, "GET /hello.txt with Expect: 100-continue")
+        check(answer == b"HTTP/1.1 100 Continue\r\n\r\n", f"GET with Expect: answered {answer[:40]!r}")
+        s.sendall(b"0123456789" + b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.shutdown(socket.SHUT_WR)
+        got = responses(read_until_closed(s, "the body after 100 Continue", 5), [True, True])
+    check([(status, body) for status, _, body in got] == [(200, files["hello.txt"])] * 2,
+          f"the body after 100 Continue: {got}")
+    status, _ = raw_request(port, GET_CLOSE + b"Expect: something-else\r\n\r\n")
+    check(status == 417, f"an unknown expectation: {status}, not 417")
+    status, response = raw_request(port, b"GET /hello.txt HTTP/1.0\r\nExpect: 100-continue\r\n"
+                                         b"Content-Length: 3\r\n\r\nabc")
+    check(status == 200 and b" 100 " not in response.split(b"\r\n")[0] and
+          response.endswith(files["hello.txt"]), f"HTTP/1.0 with Expect: {response[:40]!r}")
+    print("Expect: 100-continue: errors at once, 100 Continue for a request taken, 417, HTTP/1.0")
+
+
+def rfc_details(port, files):
+    """Valid Host values are taken (a name, an address with a port, an IP literal, empty);
+    a suffix range of an empty file is ignored (RFC 9110, section 14.1.1: 200, not 416);
+    If-Match without a current entity tag fails (412; the server sends none), "*" holds,
+    and a missing file stays 404 (section 13.2.1)."""
+    for host in (b"x", b"127.0.0.1:8080", b"[::1]:80", b"[::1]", b"", b"a-b.c_d~e%41:1"):
+        status, _ = raw_request(port, b"GET /hello.txt HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % host)
+        check(status == 200, f"Host: {host!r}: {status}, not 200")
+    r = get(port, "/empty.txt", {"Range": "bytes=-1"})
+    check(r.status == 200 and r.body == b"", f"Range: bytes=-1 of an empty file: {r.status}, not 200")
+    for path, value, expected in (("/hello.txt", '"nope"', 412), ("/hello.txt", '"a", "b"', 412),
+                                  ("/hello.txt", "*", 200), ("/nope", '"nope"', 404), ("/nope", "*", 404)):
+        for method in ("GET", "HEAD"):
+            r = get(port, path, {"If-Match": value, "Range": "bytes=0-1"}, method=method)
+            expected_here = 206 if expected == 200 else expected
+            check(r.status == expected_here, f"{method} {path} If-Match: {value}: {r.status},"
+                                             f" not {expected_here}")
+    print("RFC details: Host values, a suffix range of an empty file, If-Match")
 
 
 def many_fields(opt, server, port):
