@@ -715,7 +715,7 @@ def tcp_echo(opt):
 
 def udp_echo(opt):
     """The UDP client example sends datagrams and checks each echo; a raw Python socket
-    sends a 60000-byte datagram."""
+    sends a 60000-byte datagram and an empty one."""
     bad_ports(opt)
     server, port = start_server(opt, "0")
     messages = ["ping", "datagram through " + opt.variant, pattern(8000, 2)]
@@ -729,6 +729,13 @@ def udp_echo(opt):
         s.sendto(big, ("127.0.0.1", port))
         reply, sender = s.recvfrom(65536)
         check(reply == big and sender[1] == port, "60000-byte datagram not echoed")
+        # RFC 862: every datagram comes back, an empty one too.
+        s.sendto(b"", ("127.0.0.1", port))
+        try:
+            reply, sender = s.recvfrom(65536)
+        except socket.timeout:
+            raise Failure("empty datagram not echoed within 5s")
+        check(reply == b"" and sender[1] == port, f"empty datagram: {reply[:20]!r} back")
     server.stop()
 
 
