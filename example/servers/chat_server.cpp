@@ -114,6 +114,7 @@ public:
 
   void start()
   {
+    close_on_give_way(slot_, shared_from_this(), socket_); // see connection_limit.hpp
     room_.join(shared_from_this());
     deliver("* welcome, " + std::to_string(room_.size()) + " participant(s) online\n");
     read_lines();
@@ -154,6 +155,8 @@ private:
                           [self = shared_from_this()](error_code ec, std::size_t) {
                             if (ec)
                               return self->leave(); // eof: the client has gone (or sent too much)
+                            // A participant that talks is not the idle one (listening is).
+                            self->slot_.touch();
                             self->deliver_lines();
                             self->read_lines();
                           });

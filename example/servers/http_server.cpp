@@ -25,8 +25,9 @@
 // coding is not chunked, one with Content-Length, one in HTTP/1.0). A request with
 // "Expect: 100-continue" gets an error at once, or "100 Continue" before its body is
 // read (RFC 9110, section 10.1.1); another expectation gets 417. "If-Match" holds only
-// as "*" (the server sends no entity tags; else 412). Connections are limited in all and
-// per address (limits.hpp). What clients cause is logged at most a line a
+// as "*" (the server sends no entity tags; else 412). Connections are limited in all, per
+// address and per network, the one idle longest giving way to a newcomer when full
+// (connection_limit.hpp). What clients cause is logged at most a line a
 // second. A new connection must send its first byte within 5 s
 // (BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request's header must be complete 10 s
 // after its first byte (BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT), a body and each step of a
@@ -129,8 +130,10 @@ public:
   void run()
   {
     // The accept handler ran on the acceptor's executor; continue on our own strand.
-    net::dispatch(stream_.get_executor(),
-                  [self = shared_from_this()] { self->wait_for_request(first_byte_timeout); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      close_on_give_way(self->slot_, self, self->stream_.socket());
+      self->wait_for_request(first_byte_timeout);
+    });
   }
 
 private:
@@ -148,6 +151,7 @@ private:
                               if (ec)
                                 return self->report(ec, "read");
                               self->buffer_.commit(n);
+                              self->slot_.touch(); // progress: see connection_limit.hpp
                               self->read_header();
                             });
   }
@@ -173,6 +177,7 @@ private:
   // then closes); else 100 (Continue) asks for the body. An unknown expectation is 417.
   void on_header()
   {
+    slot_.touch();
     auto const& req = parser_->get();
     auto const expect = expectation_of(req);
     if (expect == expectation::unknown)
@@ -204,6 +209,7 @@ private:
                      [self = shared_from_this()](error_code ec, std::size_t) {
                        if (ec)
                          return self->reject(ec);
+                       self->slot_.touch();
                        self->write_response(handle_request(*self->doc_root_, self->parser_->get(),
                                                            self->parser_->get().keep_alive())
                                                 .message);
@@ -253,6 +259,7 @@ private:
       if (ec)
         return self->report(ec, "write");
       self->response_->consume(n);
+      self->slot_.touch();
       if (!self->response_->is_done())
         return self->write_some();
       bool const keep_alive = self->response_->keep_alive();

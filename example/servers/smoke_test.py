@@ -19,6 +19,7 @@
 
 import _thread
 import argparse
+import contextlib
 from http.client import HTTPConnection
 import io
 import math
@@ -614,6 +615,102 @@ def connection_flood(opt, args, probe, most_mib):
     server.stop()
 
 
+def from_address(source, timeout=1):
+    """A connect(port) that connects to 127.0.0.1 from the address `source`: Linux lets a
+    socket bind any address of 127/8."""
+    return lambda port: socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                                 source_address=(source, 0))
+
+
+FAIR_LIMIT = 64  # BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS in fair_share
+FAIR_PER_CLIENT = 16  # its _PER_CLIENT; _PER_NETWORK is half the total by default, 32
+ATTACKS = (  # what, the attacking addresses, the newcomer's address
+    ("4 addresses of one /24", [f"127.0.0.{i}" for i in range(2, 6)], "127.0.0.1"),
+    ("32 addresses of 8 /24s", [f"127.0.{n}.{i}" for n in range(8) for i in range(2, 6)],
+     "127.0.100.1"),
+)
+
+
+def fair_share(opt, args, probe, one_byte):
+    """The rule that a few addresses cannot beat (connection_limit.hpp): with FAIR_LIMIT
+    places, FAIR_PER_CLIENT an address, each attacking address of ATTACKS opens as many
+    connections as it may, half of them silent, half sending `one_byte` (the start of a
+    request that never ends); then a client from another address (`probe(port, source)`)
+    must be served within 1 s: the network's or the server's connection idle longest gives
+    way to it. The server logs it in a few lines."""
+    for what, attackers, newcomer in ATTACKS:
+        server, port = start_server(opt, *args, env={
+            "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(FAIR_LIMIT),
+            "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(FAIR_PER_CLIENT)})
+        held = []
+        try:
+            for address in attackers:
+                for i in range(FAIR_PER_CLIENT):
+                    held.append(from_address(address, timeout=5)(port))
+                    try:
+                        if i % 2:
+                            held[-1].sendall(one_byte)
+                    except OSError:
+                        pass  # closed already: another attacker's connection took its place
+            time.sleep(0.3)  # the server has taken them all
+            start = time.monotonic()
+            tries = 0
+            while True:
+                tries += 1
+                try:
+                    probe(port, newcomer)
+                    break
+                except (Failure, OSError) as e:
+                    check(time.monotonic() - start < 1,
+                          f"fair share, {what}: a client from {newcomer} not served within 1s"
+                          f" ({tries} tries): {e}")
+                    time.sleep(0.05)
+            print(f"fair share, {what}: {len(held)} connections of the attackers, a client from"
+                  f" {newcomer} served after {time.monotonic() - start:.2f}s ({tries} tries)")
+        finally:
+            for s in held:
+                s.close()
+        log = server.stderr_text()
+        check(len(log.splitlines()) <= 4, f"server: floods its log with the attack: {log!r}")
+        server.stop()
+
+
+def dual_stack_keys(opt):
+    """On a "::" listener an IPv4 client's address is IPv4-mapped (::ffff:127.0.0.2): it
+    counts as its IPv4 address, in its /24, not in the /64 that every mapped address shares
+    (which would make every IPv4 client one network). With 2 connections an address and 2
+    a network: two from 127.0.0.2 are served, a third is refused, one from 127.0.1.2
+    (another /24) and one from ::1 (a client of its own) are served without the first two
+    giving way."""
+    if isinstance(opt.launch, WindowsPrograms):
+        print("dual-stack keys: skipped (a Windows listener on :: takes IPv6 only)")
+        return
+    if not socket.has_ipv6:
+        print("dual-stack keys: skipped (no IPv6)")
+        return
+    server, port = start_server(opt, "0", "::", env={
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": "64",
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": "2",
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK": "2"})
+    held = [from_address("127.0.0.2", timeout=5)(port) for _ in range(2)]
+    try:
+        for s in held:
+            echo_probe(port, lambda _: contextlib.nullcontext(s), when="from 127.0.0.2")
+        with from_address("127.0.0.2", timeout=5)(port) as third:
+            check(read_until_closed(third, "a third connection from 127.0.0.2", 3) == b"",
+                  "a third connection from 127.0.0.2: served past the limit of 2")
+        echo_probe(port, from_address("127.0.1.2", timeout=5), when="from 127.0.1.2")
+        echo_probe(port, lambda p: socket.create_connection(("::1", p), timeout=5), when="from ::1")
+        for s in held:
+            echo_probe(port, lambda _: contextlib.nullcontext(s),
+                       when="from 127.0.0.2, after 127.0.1.2 and ::1 (gave way)")
+    finally:
+        for s in held:
+            s.close()
+    print("dual-stack keys: 127.0.0.2, 127.0.1.2 and ::1 counted apart on a :: listener")
+    server.stop()
+
+
 def client_churn(opt, args, client, probe, what, seconds=2, rate=1000):
     """Clients made by `client(port)`, each one connection that ends before it is served
     (closed, reset, or talking nonsense), come and go for `seconds`, `rate` a second: the
@@ -708,6 +805,10 @@ def tcp_echo(opt):
     idle_connections(opt, ["0"], echo_active, silent_connection)
     connection_flood(opt, ["0"], lambda port: echo_probe(port, when="during or after the flood"),
                      most_mib=5)
+    fair_share(opt, ["0"], lambda port, source: echo_probe(port, from_address(source),
+                                                           when="while others hold every place"),
+               b"x")
+    dual_stack_keys(opt)
     client_churn(opt, ["0"], reset_before_echo,
                  lambda port: echo_probe(port, when="after the churn"),
                  "clients gone before their echo")
@@ -796,6 +897,12 @@ def chat(opt):
     slow_participants(opt)
     newline_flood(opt)
     participant_limit(opt)
+
+    def chat_probe(port, source):
+        with from_address(source)(port) as s:
+            line = s.makefile("rb").readline()
+            check(line.startswith(b"* welcome"), f"not welcomed: {line!r}")
+    fair_share(opt, ["0"], chat_probe, b"x")
 
 
 WRITE_QUEUE_LIMIT = 256 * 1024  # bytes, for chat_server's BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
@@ -889,39 +996,26 @@ MAX_PARTICIPANTS = 3  # for chat_server's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTI
 
 
 def participant_limit(opt):
-    """With BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS at MAX_PARTICIPANTS, that many participants
-    join; one more is closed at once, unwelcomed, while the others still talk; once one of
-    them leaves, a new one is welcomed again. The refusals leave a line or two in the log."""
+    """With BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS at MAX_PARTICIPANTS, that many
+    participants join and the first talks. Then one more joins: the participant idle
+    longest (the second: listening is idle) gives way, closed by the server; the newcomer
+    is welcomed, and the others still talk. The log says so in a line or two."""
     server, port = start_server(opt, "0", env={
         "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_PARTICIPANTS)})
     held = [join_chat(port) for _ in range(MAX_PARTICIPANTS)]
-
-    def welcome_line():
-        """The first line a new connection gets: b"" where it is closed unwelcomed."""
-        with socket.create_connection(("127.0.0.1", port), timeout=3) as s:
-            try:
-                return s.makefile("rb").readline()
-            except ConnectionResetError:
-                return b""
-
-    for i in range(3):
-        line = welcome_line()
-        check(line == b"", f"participant {MAX_PARTICIPANTS + 1} of {MAX_PARTICIPANTS}"
-                           f" allowed: got {line!r}")
-    held[0][0].sendall(b"still here\n")
+    held[0][0].sendall(b"talking\n")
     for i, (_, lines) in enumerate(held[1:], 1):
-        check(lines.readline() == b"still here\n", f"participant {i}: dropped after the refusals")
-    for f in held.pop():  # the socket closes with the last of them
-        f.close()
-    deadline = time.monotonic() + 3
-    while not welcome_line().startswith(b"* welcome"):  # the server has to see the close first
-        check(time.monotonic() < deadline, "no participant welcomed after one of the limit left")
-        time.sleep(0.05)
-    for s, _ in held:
+        check(lines.readline() == b"talking\n", f"participant {i}: a line missing")
+    newcomer = join_chat(port)  # welcomed, or it fails
+    closed_by_server(held[1][0], "the participant idle longest", least=0, most=3)
+    held[2][0].sendall(b"still here\n")
+    for what, (_, lines) in (("participant 0", held[0]), ("the newcomer", newcomer)):
+        check(lines.readline() == b"still here\n", f"{what}: dropped after a newcomer")
+    for s, _ in held + [newcomer]:
         s.close()
     log = server.stderr_text()
-    print(f"participant limit: {MAX_PARTICIPANTS} joined, more refused; log:\n{log}")
-    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    print(f"participant limit: {MAX_PARTICIPANTS} joined, the one idle longest gave way; log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: giving way not logged in a line or two")
     server.stop()
 
 
@@ -1064,6 +1158,14 @@ def http(opt):
 
     connection_limit(opt, root, files)
     client_limits(opt, root, files)
+
+    def http_probe(port, source):
+        with from_address(source)(port) as s:
+            s.sendall(GET_CLOSE + b"\r\n")
+            response = read_until_closed(s, f"GET from {source}", 1)
+        check(response.startswith(b"HTTP/1.1 200 "), f"GET from {source}: {response[:40]!r}")
+    fair_share(opt, ["0", root], http_probe, b"G")
+    slow_header(opt, root)
     slow_download(opt, root, files)
     slow_requests(opt, root)
     out_of_descriptors(opt, ["0", root, "1"],
@@ -1280,9 +1382,9 @@ MAX_CONNECTIONS = 8  # for http_server's BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIO
 
 def connection_limit(opt, root, files):
     """The server runs with a limit of MAX_CONNECTIONS: that many keep-alive connections
-    are served; one more is closed at once without an answer, while the others are still
-    served; once one of them closes, a new connection is served again. The refusals leave
-    a line or two in the log."""
+    are served; the first asks again. Then one more connection comes: the one idle
+    longest (the second) gives way to it, closed by the server, the newcomer is served and
+    so are the other connections. The log says so in a line or two."""
     server, port = start_server(opt, "0", root, "2",
                                 env={"BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)})
     held = [HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(MAX_CONNECTIONS)]
@@ -1294,25 +1396,19 @@ def connection_limit(opt, root, files):
 
     for i, c in enumerate(held):
         served(c, f"connection {i + 1} of {MAX_CONNECTIONS}")
-    for i in range(3):
-        status, response = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
-        check(status is None and not response,
-              f"connection over the limit: answered {response[:40]!r}")
+    served(held[0], "connection 1 again")
+    status, response = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
+    check(status == 200, f"connection {MAX_CONNECTIONS + 1}: answered {response[:40]!r}")
+    check(read_until_closed(held[1].sock, "the connection idle longest", 3) == b"",
+          "the connection idle longest: sent something when it gave way")
     for i, c in enumerate(held):
-        served(c, f"connection {i + 1} after the refusals")
-    held.pop().close()
-    deadline = time.monotonic() + 3
-    while True:  # the server has to see the close first
-        status, _ = raw_request(port, GET_CLOSE + b"\r\n", timeout=3)
-        if status == 200 or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    check(status == 200, "no connection served after one of the limit closed")
+        if i != 1:
+            served(c, f"connection {i + 1} after a newcomer")
     for c in held:
         c.close()
     log = server.stderr_text()
-    print(f"connection limit: {MAX_CONNECTIONS} served, more refused; log:\n{log}")
-    check(0 < len(log.splitlines()) <= 3, "server: refusals not logged in a line or two")
+    print(f"connection limit: {MAX_CONNECTIONS} served, the one idle longest gave way; log:\n{log}")
+    check(0 < len(log.splitlines()) <= 3, "server: giving way not logged in a line or two")
     server.stop()
 
 
@@ -1329,6 +1425,8 @@ def client_limits(opt, root, files):
     server, port = start_server(opt, "0", root, env={
         "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
         "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(MAX_CONNECTIONS_PER_CLIENT),
+        # Its network may fill the server: the address limit is what is checked here.
+        "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK": str(MAX_CONNECTIONS),
         "BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT": str(FIRST_BYTE_TIMEOUT)})
     start = time.monotonic()
     talking = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -1408,6 +1506,20 @@ def slow_download(opt, root, files):
     check(not server.stderr_text(), f"server: logged {server.stderr_text()!r}")
     server.stop()
     os.remove(os.path.join(root, "huge.bin"))
+
+
+def slow_header(opt, root):
+    """With a header time-out of 1 s (the idle time-out at its 30 s), a client that sends a
+    request's header a byte every 0.1 s is closed 1 s after its first byte, unanswered: a
+    byte now and then does not hold a place for the idle time-out."""
+    server, port = start_server(opt, "0", root, env={"BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT": "1"})
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET /hello.txt HTTP/1.1\r\n")
+        waited, received = send_until_closed(s, b"X", 0.1, 5, "a header a byte at a time")
+    check(waited >= 0.8 and not received, f"a header a byte at a time: closed after {waited:.1f}s,"
+                                          f" answered {received[:40]!r}")
+    print(f"a header a byte at a time: closed by the server after {waited:.1f}s")
+    server.stop()
 
 
 def send_until_closed(s, piece, interval, most, what, fin_closes=True):
@@ -1698,6 +1810,11 @@ def tls(opt):
                      tls_connection)
     # A pending handshake costs the server ~90 kB: FLOOD_LIMIT of them about 4.5 MB.
     connection_flood(opt, ["0", cert, key], tls_probe("during or after the flood"), most_mib=10)
+    fair_share(opt, ["0", cert, key],
+               lambda port, source: echo_probe(
+                   port, lambda p: context.wrap_socket(from_address(source)(p), server_hostname="localhost"),
+                   "TLS echo", "while others hold every place"),
+               b"\x16")  # a TLS record's first byte: a ClientHello that never comes
     client_churn(opt, ["0", cert, key], not_a_client_hello, tls_probe("after the churn"),
                  "clients without a ClientHello")
 
