@@ -11,8 +11,9 @@
 // variable that changes it, a positive whole number (the smoke tests set them small).
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
-//   BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
-//                                          (64 more counted for each line)
+//   BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant;
+//                                          chat_client: bytes of stdin lines queued for the
+//                                          server (64 more counted for each line)
 //   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server, tcp_echo_server, coro_echo_server,
 //                                          tls_echo_server, chat_server: connections served
 //                                          at once
@@ -103,6 +104,15 @@ private:
   clock::time_point last_;
   unsigned long left_out_ = 0;
 };
+
+// What a queued line (chat_server's for a participant, chat_client's for the server) costs
+// beyond its bytes: its std::string in the deque (32 bytes in
+// libstdc++ and MSVC's x64 library, 24 in libc++) and, for a line too long for the
+// string's inline buffer, the heap block's header and rounding (up to 32 bytes). Counting
+// bytes only, a flood of empty lines would queue some 32 times the limit.
+inline constexpr std::uint64_t line_overhead = 64;
+
+inline std::uint64_t queued_cost(std::string const& line) { return line.size() + line_overhead; }
 
 /// A connection_limit (see connection_limit.hpp) of BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
 /// connections (`fallback` unless set), BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of

@@ -847,6 +847,7 @@ def chat(opt):
     # Before the other clients: it measures the peak memory of every child run to completion
     # so far (bad_ports' servers, which exit at once, are small).
     endless_line(opt)
+    stdin_bound(opt)
     server, port = start_server(opt, "0")
     n = 5
     clients = [Process(f"client{i}", [opt.bin["client"], "127.0.0.1", str(port)],
@@ -1072,6 +1073,75 @@ def endless_line(opt):
     check(client.proc.returncode != 0, "client: exit code 0 after an endless line")
     check(re.search(r"longer than \d+ bytes", error), f"client: endless line not named: {error!r}")
     check(peak is None or peak < ENDLESS_LINE / 2**21, f"client: {peak:.0f} MiB resident")
+
+
+STDIN_FLOOD = 32 << 20  # bytes of lines fed to chat_client while its server reads nothing
+CLIENT_QUEUE_LIMIT = 256 * 1024  # chat_client's BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT
+
+
+def stdin_line(i):
+    return b"%07d " % i + b"x" * 1015 + b"\n"  # 1 KiB, numbered
+
+
+def stdin_bound(opt):
+    """A fake chat server (Python) takes chat_client's connection and reads nothing for 2 s
+    while STDIN_FLOOD bytes of numbered 1 KiB lines are fed to the client's stdin. With
+    its queue limited to CLIENT_QUEUE_LIMIT, the client stops reading stdin once the queue
+    and the socket's buffers are full: under half the lines are taken, and its resident
+    memory grows by less than 16 MiB. Then the server reads: every line arrives, in order,
+    and the client exits 0 after the end of stdin."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)  # inherited: small
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(10 + opt.launch.startup)
+    client = Process("stdin_bound_client", [opt.bin["client"], "127.0.0.1", str(listener.getsockname()[1])],
+                     opt.work_dir, stdin=True, launch=opt.launch,
+                     env={"BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(CLIENT_QUEUE_LIMIT)})
+    conn, _ = listener.accept()
+    listener.close()
+    baseline = memory_baseline(client, "stdin bound")
+    taken = 0
+
+    def feed():
+        nonlocal taken
+        try:
+            for first in range(0, STDIN_FLOOD // 1024, 64):
+                chunk = b"".join(stdin_line(i) for i in range(first, first + 64))
+                client.proc.stdin.write(chunk)
+                client.proc.stdin.flush()
+                taken += len(chunk)
+            client.close_stdin()
+        except OSError:
+            pass  # the client has gone: the checks below say so
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    time.sleep(2)
+    taken_stalled = taken
+    grown = None if baseline is None else opt.launch.resident_mib(client, peak=True) - baseline
+    print(f"stdin bound: {taken_stalled / 2**20:.1f} of {STDIN_FLOOD / 2**20:.0f} MiB of stdin"
+          f" taken while the server read nothing" +
+          ("" if grown is None else f", resident memory {grown:+.1f} MiB"))
+    check(taken_stalled < STDIN_FLOOD / 2, f"chat_client: took {taken_stalled} bytes of stdin"
+                                           " while its server read nothing")
+    check(grown is None or grown < 16, f"chat_client: resident memory grew by {grown:.0f} MiB")
+    with conn:
+        conn.settimeout(30)
+        got = 0
+        pending = b""
+        while chunk := conn.recv(1 << 20):
+            pending += chunk
+            whole = len(pending) // 1024 * 1024
+            for k in range(0, whole, 1024):
+                check(pending[k:k + 1024] == stdin_line(got), f"stdin bound: line {got} differs")
+                got += 1
+            pending = pending[whole:]
+        check(got * 1024 == STDIN_FLOOD and not pending,
+              f"stdin bound: {got} lines of {STDIN_FLOOD // 1024} arrived")
+    feeder.join(10)
+    check(client.wait(10) == 0, f"chat_client: exit code {client.proc.returncode}")
+    print(f"stdin bound: every line arrived once the server read")
 
 
 def make_doc_root(path):
