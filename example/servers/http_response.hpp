@@ -146,7 +146,7 @@ inline answer handle_request(std::string const& doc_root,
       names_hidden_file(*target) ? std::filesystem::path() : file_inside(doc_root, path);
   if (!file.empty())
     body.file.open(file.string().c_str(), backend::beast::file_mode::scan, ec);
-  if (file.empty())
+  if (file.empty() || (!ec && !opened_file_inside(body.file, doc_root)))
     return error(http::status::not_found, "Not found: " + *target);
   if (!ec)
     body.size = body.file.size(ec);

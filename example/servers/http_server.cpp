@@ -374,8 +374,9 @@ int main(int argc, char* argv[])
   {
     auto const port = port_argument(argv[1]);
     // Canonical (absolute, links resolved, no trailing '/': every target starts with
-    // '/'), so that the files' canonical paths can be compared with it.
-    std::string doc_root = std::filesystem::canonical(argv[2]).string();
+    // '/'), so that the files' canonical paths can be compared with it; on Windows the
+    // path the system gives it, as for the files opened (see http_target.hpp).
+    std::string doc_root = final_path(argv[2]).string();
     if (!doc_root.empty() && doc_root.back() == '/')
       doc_root.pop_back(); // doc_root "/" itself
     int const threads =
