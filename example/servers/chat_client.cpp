@@ -11,17 +11,26 @@
 // for the server to close the connection, so that no line in flight is lost. (If the
 // server goes away first, the client still waits for the end of stdin: Ctrl-D.)
 //
+// The lines read from stdin wait in a queue until the server takes them: 1 MiB of them at
+// most (BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT, each line counted 64 bytes more, see
+// limits.hpp). While the queue is full, the client stops reading stdin: a server that never
+// reads makes the program feeding stdin wait, not the client's memory grow.
+//
 // A line from the server may be at most 64 KiB (the server's own limit for a line): a
 // server that sends a longer one, or a line that never ends, would otherwise make the
 // client buffer it without bound. The client then fails, as on any error: it says why on
 // stderr and exits with a non-zero code at once, without waiting for the end of stdin.
 //
 
+#include "limits.hpp"
 #include "net.hpp"
 
+#include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -32,10 +41,52 @@ using boost::system::error_code;
 // The longest line the client takes from the server, newline included.
 constexpr std::size_t line_limit = 64 * 1024;
 
+// What the lines queued for the server cost (queued_cost), shared by the thread that reads
+// stdin and the network thread: the first waits while the queue is full.
+class queue_bound
+{
+public:
+  explicit queue_bound(std::uint64_t limit) : limit_(limit) {}
+
+  /// Waits until a line of `cost` fits (a line larger than the limit fits an empty queue)
+  /// and counts it; false, without waiting, once the connection is gone: nothing will be
+  /// sent any more.
+  bool enter(std::uint64_t cost)
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    fits_.wait(lock, [&] { return gone_ || used_ == 0 || used_ + cost <= limit_; });
+    used_ += cost;
+    return !gone_;
+  }
+
+  /// A line of `cost` has been sent.
+  void leave(std::uint64_t cost)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    used_ -= cost;
+    fits_.notify_all();
+  }
+
+  /// The connection is gone: enter() waits no more.
+  void close()
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gone_ = true;
+    fits_.notify_all();
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable fits_;
+  std::uint64_t const limit_;
+  std::uint64_t used_ = 0;
+  bool gone_ = false;
+};
+
 class chat_client
 {
 public:
-  explicit chat_client(net::io_context& ioc) : socket_(ioc) {}
+  chat_client(net::io_context& ioc, queue_bound& bound) : socket_(ioc), bound_(bound) {}
 
   void start(tcp::resolver::results_type const& endpoints)
   {
@@ -96,6 +147,7 @@ private:
     net::async_write(socket_, net::buffer(outbox_.front()), [this](error_code ec, std::size_t) {
       if (ec)
         return fail("write: " + ec.message());
+      bound_.leave(queued_cost(outbox_.front()));
       outbox_.pop_front();
       if (!outbox_.empty())
         write_front();
@@ -115,6 +167,7 @@ private:
   {
     error_code ec;
     socket_.close(ec);
+    bound_.close();
   }
 
   void fail(std::string message)
@@ -125,6 +178,7 @@ private:
   }
 
   tcp::socket socket_;
+  queue_bound& bound_;
   std::string inbox_;
   std::deque<std::string> outbox_;
   bool connected_ = false;
@@ -152,7 +206,9 @@ int main(int argc, char* argv[])
   {
     net::io_context ioc;
     tcp::resolver resolver(ioc);
-    chat_client client(ioc);
+    queue_bound bound(
+        number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes"));
+    chat_client client(ioc, bound);
     client.start(resolver.resolve(argv[1], argv[2]));
 
     // The network runs on a thread of its own, because reading stdin blocks. The two
@@ -164,9 +220,14 @@ int main(int argc, char* argv[])
         exit_failed(client.failure());
     });
 
+    // Each line waits for room in the queue before the next is read (see queue_bound).
     std::string line;
     while (std::getline(std::cin, line))
-      net::post(ioc, [&client, l = line + "\n"]() mutable { client.send(std::move(l)); });
+    {
+      line += "\n";
+      if (bound.enter(queued_cost(line)))
+        net::post(ioc, [&client, l = std::move(line)]() mutable { client.send(std::move(l)); });
+    }
     net::post(ioc, [&client] { client.finish(); });
 
     // run() returns once the server has closed the connection (a failure exits at once).

@@ -56,14 +56,6 @@ constexpr std::size_t line_limit = 64 * 1024;
 auto const write_queue_limit =
     number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT", 1024 * 1024, "bytes");
 
-// What a queued line costs beyond its bytes: its std::string in the deque (32 bytes in
-// libstdc++ and MSVC's x64 library, 24 in libc++) and, for a line too long for the
-// string's inline buffer, the heap block's header and rounding (up to 32 bytes). Counting
-// bytes only, a flood of empty lines would queue some 32 times the limit.
-constexpr std::uint64_t line_overhead = 64;
-
-std::uint64_t queued_cost(std::string const& line) { return line.size() + line_overhead; }
-
 // How many participants are in the room at once unless BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
 // says (see limits.hpp): each may have write_queue_limit queued, and every line is copied
 // to each.
@@ -114,6 +106,7 @@ public:
 
   void start()
   {
+    close_on_give_way(slot_, shared_from_this(), socket_); // see connection_limit.hpp
     room_.join(shared_from_this());
     deliver("* welcome, " + std::to_string(room_.size()) + " participant(s) online\n");
     read_lines();
@@ -154,6 +147,8 @@ private:
                           [self = shared_from_this()](error_code ec, std::size_t) {
                             if (ec)
                               return self->leave(); // eof: the client has gone (or sent too much)
+                            // A participant that talks is not the idle one (listening is).
+                            self->slot_.touch();
                             self->deliver_lines();
                             self->read_lines();
                           });

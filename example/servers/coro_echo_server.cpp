@@ -31,6 +31,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
 
 namespace net = boost::asio;
@@ -49,7 +50,8 @@ rate_limited_log echo_log;
 
 // Echoes everything one client sends until it disconnects, moving the deadline on before
 // each read. Returns (never throws) when the connection ends, cancelled included.
-net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
+net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline,
+                          connection_limit::slot& slot)
 {
   char data[16 * 1024];
   try
@@ -57,6 +59,7 @@ net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline)
     for (;;)
     {
       deadline = clock_type::now() + idle_timeout;
+      slot.touch(); // an echo done is progress: the connection is not the idle one
       std::size_t n = co_await socket.async_read_some(net::buffer(data), net::use_awaitable);
       co_await net::async_write(socket, net::buffer(data, n), net::use_awaitable);
     }
@@ -85,11 +88,14 @@ net::awaitable<void> watchdog(clock_type::time_point& deadline)
 
 // One connection: whichever of echo() and watchdog() finishes first cancels the other;
 // then the socket is closed with this frame, and `slot` (its place under the connection
-// limit) given back.
-net::awaitable<void> session(tcp::socket socket, [[maybe_unused]] connection_limit::slot slot)
+// limit) given back. Where it must give way to another (connection_limit.hpp), the socket
+// is closed, while `frame` says the frame is still there.
+net::awaitable<void> session(tcp::socket socket, connection_limit::slot slot)
 {
+  auto const frame = std::make_shared<bool>();
+  close_on_give_way(slot, frame, socket);
   auto deadline = clock_type::now() + idle_timeout;
-  co_await(echo(socket, deadline) || watchdog(deadline));
+  co_await(echo(socket, deadline, slot) || watchdog(deadline));
 }
 
 // Accepts connections forever and gives each one its own coroutine.

@@ -10,7 +10,8 @@
 //
 //   bytes=first-last   bytes first to last, counted from 0 (a last beyond the end is the end)
 //   bytes=first-       from first to the end
-//   bytes=-n           the last n bytes (the whole file if it is shorter)
+//   bytes=-n           the last n bytes (the whole file if it is shorter; an empty
+//                      file is sent whole, 200: it has no last byte to name)
 //
 // with 206 Partial Content and "Content-Range: bytes first-last/size"; a range that starts
 // at or beyond the end, or the last 0 bytes, with 416 Range Not Satisfiable and
@@ -86,8 +87,10 @@ inline byte_range parse_range(boost::beast::string_view header, std::uint64_t si
   {
     if (!parse_byte_position(last_text, last))
       return {};
-    if (last == 0 || size == 0)
+    if (last == 0)
       return {byte_range::unsatisfiable};
+    if (size == 0) // satisfiable (RFC 9110, section 14.1.1), yet no byte to send: 200
+      return {};
     return {byte_range::part, size - std::min(last, size), size - 1};
   }
   if (!parse_byte_position(first_text, first))

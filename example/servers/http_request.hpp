@@ -9,6 +9,8 @@
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_REQUEST_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_HTTP_REQUEST_HPP
 
+#include "http_target.hpp"
+
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -31,16 +33,39 @@ inline constexpr std::size_t field_limit = 100; // beyond: 431
 // request as it comes.
 inline constexpr std::size_t read_buffer_limit = 2 * header_limit;
 
+// The longest request-target taken (beyond: 414, RFC 9112, section 3).
+inline constexpr std::size_t target_limit = 8 * 1024;
+
+// Whether a request's target is longer than target_limit: `target` where the parser has
+// read the request line, else the line at the start of `buffered` (what it left unread)
+// is too long to tell.
+inline bool target_too_long(boost::beast::string_view target, boost::beast::string_view buffered)
+{
+  if (!target.empty())
+    return target.size() > target_limit;
+  auto const line = buffered.substr(0, buffered.find('\n'));
+  auto const start = line.find(' ');
+  if (start == boost::beast::string_view::npos)
+    return line.size() > target_limit;
+  auto const end = line.find(' ', start + 1);
+  return (end == boost::beast::string_view::npos ? line.size() : end) - start - 1 > target_limit;
+}
+
 // The status that answers a request Beast's parser rejected with `ec`, or none where there
 // is nobody to answer: the client closed the connection, or our time-out did
-// (beast::error::timeout).
-inline std::optional<boost::beast::http::status> rejection_status(boost::system::error_code ec)
+// (beast::error::timeout). `target` and `buffered` as for target_too_long.
+inline std::optional<boost::beast::http::status>
+rejection_status(boost::system::error_code ec, boost::beast::string_view target,
+                 boost::beast::string_view buffered)
 {
-  // The read buffer holds only headers and trailers (a body goes on to the request): what
-  // overflows it is trailers, too large.
+  // Beast bounds the request line and the fields together: a long target is 414, other
+  // long headers 431. The read buffer holds only headers and trailers (a body goes on to
+  // the request): what overflows it is trailers, too large.
   if (ec == boost::beast::http::error::header_limit ||
       ec == boost::beast::http::error::buffer_overflow)
-    return boost::beast::http::status::request_header_fields_too_large; // 431
+    return target_too_long(target, buffered)
+               ? boost::beast::http::status::uri_too_long // 414
+               : boost::beast::http::status::request_header_fields_too_large;
   if (ec == boost::beast::http::error::body_limit)
     return boost::beast::http::status::payload_too_large; // 413
   // Every other error of the parser is a malformed request: a bad request line or field, a
@@ -52,6 +77,23 @@ inline std::optional<boost::beast::http::status> rejection_status(boost::system:
       ec != boost::beast::http::error::partial_message)
     return boost::beast::http::status::bad_request; // 400
   return std::nullopt;
+}
+
+// What a request's Expect field asks (RFC 9110, section 10.1.1): HTTP/1.0 has no Expect.
+enum class expectation
+{
+  none,
+  continue_100, // "100-continue": the client waits for 100 (Continue) before the body
+  unknown       // anything else: 417
+};
+
+inline expectation expectation_of(boost::beast::http::request_header<> const& req)
+{
+  auto const it = req.find(boost::beast::http::field::expect);
+  if (it == req.end() || req.version() < 11)
+    return expectation::none;
+  return boost::beast::iequals(it->value(), "100-continue") ? expectation::continue_100
+                                                            : expectation::unknown;
 }
 
 // Beast's request parser with what it leaves to the server: at most field_limit fields
@@ -93,8 +135,10 @@ private:
     if (req.count(boost::beast::http::field::transfer_encoding) &&
         (!chunked() || req.count(boost::beast::http::field::content_length) || req.version() < 11))
       ec = boost::beast::http::error::bad_transfer_encoding;
-    // RFC 9112, section 3.2: exactly one Host in HTTP/1.1 (HTTP/1.0 may have none).
-    else if (req.version() >= 11 && req.count(boost::beast::http::field::host) != 1)
+    // RFC 9112, section 3.2: exactly one Host in HTTP/1.1 (HTTP/1.0 may have none), and a
+    // valid one.
+    else if ((req.version() >= 11 && req.count(boost::beast::http::field::host) != 1) ||
+             !valid_host(req[boost::beast::http::field::host]))
       ec = boost::beast::http::error::bad_field;
   }
 

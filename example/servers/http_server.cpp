@@ -16,20 +16,25 @@
 // GET would, without the body, errors too. Port 0 picks a free port, printed as
 // "listening on port N".
 //
-// What one client can cost is bounded: a request may have 8 KiB of headers and 100 fields
-// (beyond: 431), 8 KiB of body (beyond: 413; GET and HEAD need none) and 8 KiB of trailers
-// (beyond: 431). A request the parser rejects is answered 400 before the connection closes:
-// a malformed one, an HTTP/1.1 one without exactly one Host, and one whose body cannot be
-// framed (RFC 9112, section 6.3: a Transfer-Encoding whose final coding is not chunked,
-// one with Content-Length, one in HTTP/1.0). At most 512 connections are served at once
-// (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS, see limits.hpp), at most 128 of them from one address
-// (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT); beyond, a new connection is closed at
-// once. What clients cause is logged at most a line a second. A new connection must send
-// its first byte within 5 s (BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request must arrive
-// within 30 s, and each step of a response may wait 30 s for the client
-// (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, see timeouts.hpp): a slow download goes on as long as
-// it moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp),
-// and no response lets a browser guess its type (X-Content-Type-Options: nosniff).
+// What one client can cost is bounded: a request may have an 8 KiB target (beyond: 414),
+// 8 KiB of headers and 100 fields (beyond: 431), 8 KiB of body (beyond: 413; GET and HEAD
+// need none) and 8 KiB of trailers (beyond: 431). A request the parser rejects is answered
+// 400 before the connection closes: a malformed one, an HTTP/1.1 one without exactly one
+// valid Host, a target with a fragment or a byte that is not printable ASCII, and one
+// whose body cannot be framed (RFC 9112, section 6.3: a Transfer-Encoding whose final
+// coding is not chunked, one with Content-Length, one in HTTP/1.0). A request with
+// "Expect: 100-continue" gets an error at once, or "100 Continue" before its body is
+// read (RFC 9110, section 10.1.1); another expectation gets 417. "If-Match" holds only
+// as "*" (the server sends no entity tags; else 412). Connections are limited in all, per
+// address and per network, the one idle longest giving way to a newcomer when full
+// (connection_limit.hpp). What clients cause is logged at most a line a
+// second. A new connection must send its first byte within 5 s
+// (BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT), a request's header must be complete 10 s
+// after its first byte (BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT), a body and each step of a
+// response may wait 30 s for the client (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT, also the
+// wait for the next request; see timeouts.hpp): a slow download goes on as long as it
+// moves. A single byte range ("Range: bytes=...") is answered 206 (http_ranges.hpp), and
+// no response lets a browser guess its type (X-Content-Type-Options: nosniff).
 //
 // Each connection is a beast::tcp_stream over the backend's socket (net.hpp: Boost.AsioNotify's
 // stream, or Beast's own in the default build). Its expires_after gives the time-outs: an
@@ -39,9 +44,8 @@
 
 #include "accept_backoff.hpp"
 #include "arguments.hpp"
-#include "http_ranges.hpp"
 #include "http_request.hpp"
-#include "http_target.hpp"
+#include "http_response.hpp"
 #include "limits.hpp"
 #include "net.hpp"
 #include "timeouts.hpp"
@@ -79,9 +83,6 @@ namespace net = boost::asio;
 using tcp = backend::tcp;
 using boost::system::error_code;
 
-// Sent in every response, so that a client can tell which build answered.
-std::string const server_name = std::string(BOOST_BEAST_VERSION_STRING) + " on " + backend::name;
-
 // How long a request may take to arrive, and how long each step of a response may wait
 // for the client, before the server closes the connection (BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT,
 // see timeouts.hpp).
@@ -94,6 +95,16 @@ auto const first_byte_timeout = std::min<std::chrono::seconds>(
     timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT", std::chrono::seconds(5)),
     idle_timeout);
 
+// How long the header of a request may take from its first byte
+// (BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT, at most the idle time-out): a client that sends
+// a byte now and then to hold the connection is closed sooner than one that is idle.
+auto const header_timeout = std::min<std::chrono::seconds>(
+    timeout_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT", std::chrono::seconds(10)),
+    idle_timeout);
+
+// The interim response to "Expect: 100-continue".
+constexpr beast::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+
 // After the last response, how long the server reads and drops what the client still sends
 // before it closes (see http_session::close).
 constexpr std::chrono::seconds linger_time{2};
@@ -101,141 +112,6 @@ constexpr std::chrono::seconds linger_time{2};
 // Bad requests and failed connections happen as often as clients make
 // them happen: they are logged at most a line a second.
 rate_limited_log client_log;
-
-// ---- what to answer ----------------------------------------------------------------------
-
-beast::string_view mime_type(beast::string_view path)
-{
-  auto const dot = path.rfind('.');
-  auto const ext = dot == beast::string_view::npos ? beast::string_view{} : path.substr(dot);
-  auto is = [&](beast::string_view e) {
-    return beast::iequals(ext, e);
-  };
-  if (is(".htm") || is(".html"))
-    return "text/html";
-  if (is(".css"))
-    return "text/css";
-  if (is(".txt"))
-    return "text/plain";
-  if (is(".js"))
-    return "application/javascript";
-  if (is(".json"))
-    return "application/json";
-  if (is(".png"))
-    return "image/png";
-  if (is(".jpg") || is(".jpeg"))
-    return "image/jpeg";
-  if (is(".svg"))
-    return "image/svg+xml";
-  return "application/octet-stream";
-}
-
-// The fields of every response: which build answered, and that the Content-Type is what
-// it is: a browser must not guess that a text file, or the path a 404 echoes, is HTML and
-// run the script in it.
-void set_common_fields(http::response_header<>& res)
-{
-  res.set(http::field::server, server_name);
-  res.set("X-Content-Type-Options", "nosniff");
-}
-
-// A short text response for errors, to a request of HTTP `version` (11 for 1.1).
-http::response<http::string_body> text_response(http::status status, unsigned version,
-                                                bool keep_alive, std::string text)
-{
-  http::response<http::string_body> res{status, version};
-  set_common_fields(res);
-  res.set(http::field::content_type, "text/plain");
-  res.keep_alive(keep_alive);
-  if (status == http::status::method_not_allowed)
-    res.set(http::field::allow, "GET, HEAD");
-  res.body() = std::move(text) + "\n";
-  res.prepare_payload();
-  return res;
-}
-
-// The response to a request of `method`: for HEAD, the headers GET would get (its
-// Content-Length included) without the body, whatever the status.
-template <class Body>
-http::message_generator respond(http::verb method, http::response<Body>&& res)
-{
-  if (method != http::verb::head)
-    return std::move(res);
-  http::response<http::empty_body> head{std::move(res.base())};
-  return head;
-}
-
-// Maps a request to its response. Pure function of the request and the file system:
-// no sockets here. doc_root is canonical (absolute, without links).
-http::message_generator handle_request(std::string const& doc_root,
-                                       http::request<http::string_body>&& req)
-{
-  auto const error = [&req](http::status status, std::string text) {
-    return respond(req.method(),
-                   text_response(status, req.version(), req.keep_alive(), std::move(text)));
-  };
-  if (req.method() != http::verb::get && req.method() != http::verb::head)
-    return error(http::status::method_not_allowed, "Method not allowed");
-
-  // The path, decoded (see http_target.hpp): checked as decoded, rejecting ".." keeps
-  // every request inside doc_root, "%2e%2e" and "%2F.." too.
-  auto const target = request_path(req.target());
-  if (!target || target->empty() || (*target)[0] != '/' || target->find("..") != std::string::npos)
-    return error(http::status::bad_request, "Illegal request-target");
-
-  std::string path = doc_root + *target;
-  if (path.back() == '/')
-    path += "index.html";
-
-  // Only regular files (opening a directory would succeed and then fail mid-response),
-  // and only inside doc_root once every link is resolved: a link in doc_root to
-  // /etc/passwd, or to a directory outside, is as missing as a file that is not there.
-  // Hidden files look missing too: nothing tells a client that "/.git/config" exists.
-  std::filesystem::path const file =
-      names_hidden_file(*target) ? std::filesystem::path() : file_inside(doc_root, path);
-  if (file.empty())
-    return error(http::status::not_found, "Not found: " + *target);
-
-  error_code ec;
-  file_range_body::value_type body;
-  body.file.open(file.string().c_str(), beast::file_mode::scan, ec);
-  if (!ec)
-    body.size = body.file.size(ec);
-  if (ec)
-    return error(http::status::internal_server_error, ec.message());
-  auto const size = std::to_string(body.size);
-
-  // One byte range, if asked for (see http_ranges.hpp). With If-Range the client wants
-  // the range only if the file has not changed, which this server cannot tell (it sends
-  // no ETag or Last-Modified to compare): it gets the whole file.
-  auto const range = req.count(http::field::if_range)
-                         ? byte_range{}
-                         : parse_range(req[http::field::range], body.size);
-  if (range.kind == byte_range::unsatisfiable)
-  {
-    auto res = text_response(http::status::range_not_satisfiable, req.version(), req.keep_alive(),
-                             "Range not satisfiable");
-    res.set(http::field::content_range, "bytes */" + size);
-    return respond(req.method(), std::move(res));
-  }
-
-  http::response<file_range_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
-                                      std::make_tuple(http::status::ok, req.version())};
-  set_common_fields(res);
-  res.set(http::field::content_type, mime_type(path));
-  res.set(http::field::accept_ranges, "bytes");
-  if (range.kind == byte_range::part)
-  {
-    res.result(http::status::partial_content);
-    res.set(http::field::content_range,
-            "bytes " + std::to_string(range.first) + "-" + std::to_string(range.last) + "/" + size);
-    res.body().offset = range.first;
-    res.body().size = range.last - range.first + 1;
-  }
-  res.content_length(res.body().size);
-  res.keep_alive(req.keep_alive());
-  return respond(req.method(), std::move(res));
-}
 
 // ---- one connection ----------------------------------------------------------------------
 
@@ -254,46 +130,100 @@ public:
   void run()
   {
     // The accept handler ran on the acceptor's executor; continue on our own strand.
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_first(); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      close_on_give_way(self->slot_, self, self->stream_.socket());
+      self->wait_for_request(first_byte_timeout);
+    });
   }
 
 private:
-  // The first bytes of the first request, with the shorter first_byte_timeout; they stay
-  // in the buffer for the parser.
-  void read_first()
+  // Waits up to `timeout` for the first bytes of the next request (they stay in the buffer
+  // for the parser), unless a pipelined one is there already; then reads its header.
+  void wait_for_request(std::chrono::seconds timeout)
   {
-    stream_.expires_after(first_byte_timeout);
+    if (buffer_.size() > 0)
+      return read_header();
+    stream_.expires_after(timeout);
     stream_.async_read_some(buffer_.prepare(read_buffer_limit),
                             [self = shared_from_this()](error_code ec, std::size_t n) {
+                              if (ec == net::error::eof)
+                                return self->close(); // the client has closed between requests
                               if (ec)
                                 return self->report(ec, "read");
                               self->buffer_.commit(n);
-                              self->read_request();
+                              self->slot_.touch(); // progress: see connection_limit.hpp
+                              self->read_header();
                             });
   }
 
-  void read_request()
+  // A header has header_timeout from its first byte: a client that sends a byte now and
+  // then must not keep the connection for ever.
+  void read_header()
   {
-    // A fresh parser for every request, with this server's limits.
-    parser_.emplace();
-    // One deadline for all the reads of a request: a client that sends a byte now and then
-    // must not keep the connection for ever.
+    parser_.emplace(); // a fresh parser for every request, with this server's limits
+    stream_.expires_after(header_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](error_code ec, std::size_t) {
+                              if (ec == http::error::end_of_stream)
+                                return self->close();
+                              if (ec)
+                                return self->reject(ec);
+                              self->on_header();
+                            });
+  }
+
+  // RFC 9110, section 10.1.1: a client that sent "Expect: 100-continue" waits for our word
+  // before its body. An error is answered at once, the body never read (the connection
+  // then closes); else 100 (Continue) asks for the body. An unknown expectation is 417.
+  void on_header()
+  {
+    slot_.touch();
+    auto const& req = parser_->get();
+    auto const expect = expectation_of(req);
+    if (expect == expectation::unknown)
+      return write_response(respond(
+          req.method(),
+          text_response(http::status::expectation_failed, 11, false,
+                        std::string(http::obsolete_reason(http::status::expectation_failed)))));
+    if (expect == expectation::continue_100 && !parser_->is_done())
+    {
+      auto early = handle_request(*doc_root_, req, false);
+      if (http::to_status_class(early.status) != http::status_class::successful)
+        return write_response(std::move(early.message));
+      stream_.expires_after(idle_timeout);
+      return net::async_write(stream_, net::buffer(continue_line.data(), continue_line.size()),
+                              [self = shared_from_this()](error_code ec, std::size_t) {
+                                if (ec)
+                                  return self->report(ec, "write");
+                                self->read_body();
+                              });
+    }
+    read_body();
+  }
+
+  // The body (at most body_limit: this server reads it only to find the next request).
+  void read_body()
+  {
     stream_.expires_after(idle_timeout);
-    http::async_read(
-        stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, std::size_t) {
-          if (ec == http::error::end_of_stream)
-            return self->close(); // the client closed the connection between requests
-          if (ec)
-            return self->reject(ec);
-          self->write_response(handle_request(*self->doc_root_, self->parser_->release()));
-        });
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](error_code ec, std::size_t) {
+                       if (ec)
+                         return self->reject(ec);
+                       self->slot_.touch();
+                       self->write_response(handle_request(*self->doc_root_, self->parser_->get(),
+                                                           self->parser_->get().keep_alive())
+                                                .message);
+                     });
   }
 
   // A request the parser rejected is answered with its status, and then the connection
   // closes: what follows a request that could not be parsed cannot be found.
   void reject(error_code ec)
   {
-    auto const status = rejection_status(ec);
+    auto const buffered = buffer_.cdata();
+    auto const status = rejection_status(
+        ec, parser_->get().target(),
+        beast::string_view(static_cast<char const*>(buffered.data()), buffered.size()));
     if (!status)
       return report(ec, "read");
     error_code ignored;
@@ -329,13 +259,14 @@ private:
       if (ec)
         return self->report(ec, "write");
       self->response_->consume(n);
+      self->slot_.touch();
       if (!self->response_->is_done())
         return self->write_some();
       bool const keep_alive = self->response_->keep_alive();
       self->response_.reset();
       if (!keep_alive)
         return self->close(); // "Connection: close" (or HTTP/1.0)
-      self->read_request();
+      self->wait_for_request(idle_timeout);
     });
   }
 
@@ -443,8 +374,9 @@ int main(int argc, char* argv[])
   {
     auto const port = port_argument(argv[1]);
     // Canonical (absolute, links resolved, no trailing '/': every target starts with
-    // '/'), so that the files' canonical paths can be compared with it.
-    std::string doc_root = std::filesystem::canonical(argv[2]).string();
+    // '/'), so that the files' canonical paths can be compared with it; on Windows the
+    // path the system gives it, as for the files opened (see http_target.hpp).
+    std::string doc_root = final_path(argv[2]).string();
     if (!doc_root.empty() && doc_root.back() == '/')
       doc_root.pop_back(); // doc_root "/" itself
     int const threads =

@@ -11,18 +11,25 @@
 // variable that changes it, a positive whole number (the smoke tests set them small).
 // Time-outs, the other kind of limit, are in timeouts.hpp.
 //
-//   BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant
-//                                          (64 more counted for each line)
+//   BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT  chat_server: bytes queued for one participant;
+//                                          chat_client: bytes of stdin lines queued for the
+//                                          server (64 more counted for each line)
 //   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS    http_server, tcp_echo_server, coro_echo_server,
 //                                          tls_echo_server, chat_server: connections served
 //                                          at once
 //   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT
 //                                          the same servers: connections served at once
 //                                          from one address
+//   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK
+//                                          the same servers: connections served at once
+//                                          from one IPv4 /24 or IPv6 /64 (see
+//                                          connection_limit.hpp for who gives way)
 //   BOOST_ASIO_NOTIFY_EXAMPLE_MAX_DOWNLOAD       curl_multi_client: bytes one download may have
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_LIMITS_HPP
+
+#include "connection_limit.hpp"
 
 #include <boost/system/error_code.hpp>
 
@@ -30,12 +37,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <iostream>
-#include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 /// The positive whole number the environment variable `variable` holds, or `fallback` where
@@ -101,113 +105,38 @@ private:
   unsigned long left_out_ = 0;
 };
 
-/// A place for one connection under a limit, given back when destroyed; empty (false)
-/// where the limit refused one. Move-only; a moved-from slot is empty.
-class limit_slot
-{
-public:
-  limit_slot() = default;
-  explicit limit_slot(std::function<void()> give_back) : give_back_(std::move(give_back)) {}
-  limit_slot(limit_slot&& other) noexcept : give_back_(std::exchange(other.give_back_, nullptr)) {}
-  limit_slot& operator=(limit_slot&&) = delete;
-  ~limit_slot()
-  {
-    if (give_back_)
-      give_back_();
-  }
-  explicit operator bool() const { return give_back_ != nullptr; }
+// What a queued line (chat_server's for a participant, chat_client's for the server) costs
+// beyond its bytes: its std::string in the deque (32 bytes in
+// libstdc++ and MSVC's x64 library, 24 in libc++) and, for a line too long for the
+// string's inline buffer, the heap block's header and rounding (up to 32 bytes). Counting
+// bytes only, a flood of empty lines would queue some 32 times the limit.
+inline constexpr std::uint64_t line_overhead = 64;
 
-private:
-  std::function<void()> give_back_;
-};
+inline std::uint64_t queued_cost(std::string const& line) { return line.size() + line_overhead; }
 
-/// How many connections a server serves at once, in all and from one client (one remote
-/// address). Each connection holds a `slot` for as long as it lives; past a limit there is
-/// no slot, and the server closes the new connection at once rather than let clients open
-/// descriptors (and buffers) without end, or let one client that opens connections and
-/// says nothing take every place and lock the others out until its connections time out.
-/// Thread-safe; slots may outlive the connection_limit (sessions destroyed by the
-/// io_context's destructor, after the listener that owned it).
-class connection_limit
-{
-  struct counts
-  {
-    std::mutex mutex;
-    std::uint64_t open = 0;
-    std::unordered_map<std::string, std::uint64_t> per_client; // only clients with some
-  };
-
-public:
-  using slot = limit_slot;
-
-  /// Which limit refused a connection.
-  enum class refusal
-  {
-    none,
-    total,
-    client
-  };
-
-  connection_limit(std::uint64_t most, std::uint64_t most_per_client)
-      : most_(most), most_per_client_(most_per_client)
-  {
-  }
-
-  std::uint64_t most() const { return most_; }
-  std::uint64_t most_per_client() const { return most_per_client_; }
-
-  /// A slot if fewer than most() connections, and fewer than most_per_client() of
-  /// `client`'s, hold one; else an empty one, and `why`.
-  slot try_take(std::string const& client, refusal& why)
-  {
-    std::lock_guard<std::mutex> lock(counts_->mutex);
-    auto& mine = counts_->per_client[client];
-    why = counts_->open >= most_     ? refusal::total
-          : mine >= most_per_client_ ? refusal::client
-                                     : refusal::none;
-    if (why != refusal::none)
-    {
-      if (mine == 0)
-        counts_->per_client.erase(client);
-      return {};
-    }
-    ++counts_->open;
-    ++mine;
-    return slot([counts = counts_, client] {
-      std::lock_guard<std::mutex> give_back_lock(counts->mutex);
-      --counts->open;
-      auto const it = counts->per_client.find(client);
-      if (--it->second == 0)
-        counts->per_client.erase(it);
-    });
-  }
-
-private:
-  std::uint64_t const most_;
-  std::uint64_t const most_per_client_;
-  std::shared_ptr<counts> counts_ = std::make_shared<counts>();
-};
-
-/// A connection_limit of BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS connections (`fallback` unless
-/// set), BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of them from one client (a quarter
-/// of `fallback` unless set: a browser's six and a few clients behind one NAT), that logs
-/// the connections it refuses, at most a line a second: what every TCP server here needs
-/// of one. Thread-safe.
+/// A connection_limit (see connection_limit.hpp) of BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS
+/// connections (`fallback` unless set), BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT of
+/// them from one address (a quarter of `fallback` unless set: a browser's six and a few
+/// clients behind one NAT) and BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK from one
+/// network (half the total unless set, never fewer than an address may have), that logs
+/// what it does, at most a line a second: what every TCP server here needs of one.
+/// Thread-safe.
 class logged_connection_limit
 {
 public:
   /// `name` starts every line logged, e.g. "accept".
   explicit logged_connection_limit(std::string name, std::uint64_t fallback = 512)
-      : limit_(
+      : logged_connection_limit(
+            std::move(name),
             number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS", fallback, "connections"),
             number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT",
-                            std::max<std::uint64_t>(1, fallback / 4), "connections")),
-        name_(std::move(name))
+                            std::max<std::uint64_t>(1, fallback / 4), "connections"))
   {
   }
 
   /// A slot for the connection `socket` just accepted, or an empty one (and a line in the
-  /// log where a limit refused it): then the caller closes the connection.
+  /// log): then the caller closes the connection. Where another connection gave way for
+  /// it, that one is closed on its own executor (see connection_limit::slot::on_give_way).
   template <class Socket>
   connection_limit::slot try_take(Socket const& socket)
   {
@@ -215,20 +144,42 @@ public:
     auto const peer = socket.remote_endpoint(ec);
     if (ec)
       return {}; // gone already
-    auto const client = peer.address().to_string();
-    auto why = connection_limit::refusal::none;
-    auto slot = limit_.try_take(client, why);
-    if (why == connection_limit::refusal::total)
-      log_.write(name_ + ": " + std::to_string(limit_.most()) +
-                 " connections open (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS), refused one");
-    else if (why == connection_limit::refusal::client)
-      log_.write(name_ + ": " + std::to_string(limit_.most_per_client()) +
-                 " connections open from " + client +
+    auto client = client_of(peer.address());
+    auto const address = client.address;
+    auto const network = client.network;
+    using reason = connection_limit::reason;
+    auto why = reason::none;
+    auto slot = limit_.try_take(std::move(client), why);
+    if (why == reason::address)
+      log_.write(name_ + ": " + std::to_string(limit_.most_per_address()) +
+                 " connections open from " + address +
                  " (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT), refused one");
+    else if (why == reason::network)
+      log_.write(name_ + ": " + std::to_string(limit_.most_per_network()) +
+                 " connections open from " + network +
+                 " (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK): the one idle longest"
+                 " gave way to " +
+                 address);
+    else if (why == reason::total)
+      log_.write(name_ + ": " + std::to_string(limit_.most()) +
+                 " connections open (BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS): the one idle"
+                 " longest gave way to " +
+                 address);
+    else if (why == reason::full)
+      log_.write(name_ + ": " + std::to_string(limit_.most()) +
+                 " connections open, none yet able to give way: refused one");
     return slot;
   }
 
 private:
+  logged_connection_limit(std::string name, std::uint64_t most, std::uint64_t per_address)
+      : limit_(most, per_address,
+               number_from_env("BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_NETWORK",
+                               std::max(per_address, most / 2), "connections")),
+        name_(std::move(name))
+  {
+  }
+
   connection_limit limit_;
   std::string const name_;
   rate_limited_log log_;

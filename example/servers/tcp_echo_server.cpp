@@ -45,7 +45,11 @@ public:
   {
   }
 
-  void start() { read(); }
+  void start()
+  {
+    close_on_give_way(slot_, shared_from_this(), socket_); // see connection_limit.hpp
+    read();
+  }
 
 private:
   void read()
@@ -56,7 +60,10 @@ private:
     socket_.async_read_some(net::buffer(data_),
                             [self = shared_from_this()](error_code ec, std::size_t n) {
                               if (!ec)
+                              {
+                                self->slot_.touch(); // progress: not the idle one
                                 self->write(n);
+                              }
                               // On error (eof included) nothing more is started: the session ends here.
                             });
   }
@@ -68,7 +75,10 @@ private:
     net::async_write(socket_, net::buffer(data_, n),
                      [self = shared_from_this()](error_code ec, std::size_t) {
                        if (!ec)
+                       {
+                         self->slot_.touch();
                          self->read();
+                       }
                      });
   }
 

@@ -12,12 +12,15 @@
 // other limits):
 //
 //   BOOST_ASIO_NOTIFY_EXAMPLE_IDLE_TIMEOUT       no byte received (or sent) for this long
-//                                          (http_server: a request not received in this
-//                                          long, or no progress of a response for this long)
+//                                          (http_server: no next request, no body, or no
+//                                          progress of a response for this long)
 //   BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT  TLS handshake not finished after this long
 //   BOOST_ASIO_NOTIFY_EXAMPLE_FIRST_BYTE_TIMEOUT http_server: nothing received on a new
 //                                          connection for this long (at most the idle
 //                                          time-out)
+//   BOOST_ASIO_NOTIFY_EXAMPLE_HEADER_TIMEOUT     http_server: a request's header not complete
+//                                          this long after its first byte (at most the
+//                                          idle time-out)
 //
 #ifndef BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP
 #define BOOST_ASIO_NOTIFY_EXAMPLE_SERVERS_TIMEOUTS_HPP

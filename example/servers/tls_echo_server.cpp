@@ -59,6 +59,7 @@ public:
 
   void start()
   {
+    close_on_give_way(slot_, shared_from_this(), stream_.next_layer()); // see connection_limit.hpp
     arm_deadline(handshake_timeout);
     stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](error_code ec) {
       if (!ec)
@@ -69,8 +70,10 @@ public:
   }
 
 private:
+  // Each step (handshake, echo) is progress: the connection is not the idle one.
   void read()
   {
+    slot_.touch();
     arm_deadline(idle_timeout);
     stream_.async_read_some(net::buffer(data_),
                             [self = shared_from_this()](error_code ec, std::size_t n) {
@@ -87,6 +90,7 @@ private:
 
   void write(std::size_t n)
   {
+    slot_.touch();
     arm_deadline(idle_timeout);
     net::async_write(stream_, net::buffer(data_, n),
                      [self = shared_from_this()](error_code ec, std::size_t) {

@@ -40,7 +40,7 @@ private:
     socket_.async_receive_from(net::buffer(data_), sender_, [this](error_code ec, std::size_t n) {
       if (ec == net::error::operation_aborted)
         return; // socket closed: shutting down
-      if (!ec && n > 0)
+      if (!ec)  // an empty datagram too: RFC 862 echoes every one
         return send(n);
       // Other errors (e.g. an ICMP "port unreachable" reported for an earlier
       // reply on some systems) concern one peer only: keep serving the rest.
