@@ -2,7 +2,10 @@
 // Copyright (c) 2026 The Boost.AsioNotify authors
 // Distributed under the Boost Software License, Version 1.0.
 //
-// Parallel downloads with libcurl's multi-socket interface, driven by the io_context.
+// Parallel downloads with libcurl's multi-socket interface, driven by the io_context. One
+// idea, kept in one file: the downloader below hands libcurl the sockets, the waits and the
+// timer it asks for, and each part (opening a transfer, libcurl's callbacks, the waits, the
+// finished transfers) is read against the others.
 //
 //   curl_multi_client <output-dir> <url>...
 //

@@ -6,9 +6,10 @@
 # the shape GitHub Actions requires (on, jobs; each job runs-on and steps; each step uses or
 # run), and the Windows job runs on windows-2022 (build 20348: ProcessSocketNotifications)
 # and runs the suites on both Windows backends. The Windows job must also be able to run:
-# no POSIX shell or path in its steps, nothing Windows' Python lacks in the script its tests
-# run (example/servers/smoke_test.py), and every test in one of its ctest selections, each
-# of which .ci/windows-cross.sh runs under Wine too. Exit status 0 when all hold.
+# no POSIX shell or path in its steps, nothing Windows' Python lacks in the scripts its tests
+# run (example/servers/smoke_test.py and its package smoke/), and every test in one of its
+# ctest selections, each of which .ci/windows-cross.sh runs under Wine too. Exit status 0
+# when all hold.
 import ast
 import pathlib
 import shlex
@@ -44,7 +45,7 @@ def check(path):
     return jobs
 
 
-# Modules and names that Windows' Python does not have. smoke_test.py may use others of
+# Modules and names that Windows' Python does not have. The smoke tests may use others of
 # POSIX's only where a launcher for POSIX runs them (class Native, out_of_descriptors).
 POSIX_MODULES = {"resource", "fcntl", "termios", "pwd", "grp", "pty", "tty", "posix", "crypt",
                  "syslog"}
@@ -120,7 +121,9 @@ def main():
                 if needle not in runs:
                     fail(f"{path}: the Windows job does not run '{needle}'")
             check_windows_job(path, windows[0], root)
-            check_portable_python(root / "example" / "servers" / "smoke_test.py")
+            servers = root / "example" / "servers"
+            for script in [servers / "smoke_test.py", *sorted(servers.glob("smoke/*.py"))]:
+                check_portable_python(script)
         print(f"workflow_check: {path.relative_to(root)}: {len(jobs)} jobs, well formed")
 
 
