@@ -367,7 +367,19 @@ reactor_statistics reactor_core::statistics() const noexcept
   return s;
 }
 
-descriptor_state* reactor_core::adopt(native_socket_type s) { return impl_->states.acquire(s); }
+descriptor_state* reactor_core::adopt(native_socket_type s, boost::system::error_code& ec) noexcept
+{
+  try
+  {
+    ec.clear();
+    return impl_->states.acquire(s);
+  }
+  catch (const std::bad_alloc&)
+  {
+    ec = boost::asio::error::no_memory;
+    return nullptr;
+  }
+}
 
 void reactor_core::close(descriptor_state*& s, error_code& ec)
 {

@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// Allocation failure (issue 29): a replacement operator new that fails the Nth allocation
+// Allocation failure: a replacement operator new that fails the Nth allocation
 // made while a scenario runs, for N = 1, 2, ... until a run makes no allocation fail. Each N
 // runs in a child process of its own (fork; on Windows the program again, given N), so that
 // a terminate or a crash is that N's failure and not the end of the test. The scenario covers the initiation and completion of
@@ -16,9 +16,12 @@
 //   called, or run(), which is called again until the io_context is out of work;
 // - every handler is called at most once, and every one is destroyed by the end (none leaks
 //   with its operation; LeakSanitizer checks the rest in the ASan stage);
-// - nothing terminates, and the reactor ends with no socket registered in its port.
+// - nothing terminates, and the reactor ends with no socket registered in its port;
+// - the process has as many descriptors (handles on Windows) open as before the scenario.
 // Before them, once: close(), cancel() and a socket's destruction with operations pending
-// allocate nothing, whatever executor the aborted handlers or their sockets have.
+// allocate nothing, whatever executor the aborted handlers or their sockets have; and a
+// socket that cannot be tracked for want of memory (open, accept, connect_pair) gives
+// `no_memory` and leaves no descriptor open.
 //
 // With --reactor-threads only the reactor threads' allocations are counted, and from the Nth
 // on every one of theirs fails (a reactor thread out of memory): a batch it cannot hand over
@@ -36,6 +39,8 @@
 #include <boost/asio_notify/connect.hpp>
 #include <boost/asio_notify/ip/tcp.hpp>
 #include <boost/asio_notify/ip/udp.hpp>
+#include <boost/asio_notify/local/connect_pair.hpp>
+#include <boost/asio_notify/local/stream_protocol.hpp>
 #include <boost/asio_notify/reactor.hpp>
 
 #include <boost/asio/bind_executor.hpp>
@@ -48,6 +53,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "support/gated_executor.hpp"
+#include "support/open_descriptors.hpp"
 
 #if defined(_WIN32)
 #include "psn_double.hpp"
@@ -71,6 +77,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -531,6 +538,128 @@ int check_aborts(const std::string& configuration)
   return violations.load() == 0 || configuration == "stock" ? 0 : 1;
 }
 
+// ---- counting descriptors ----------------------------------------------------------------------
+
+#if defined(_WIN32)
+bool double_installed = false; // the PSN test double stands in for the system's
+#endif
+
+/// Lets the PSN double drop what it keeps of closed ports (a duplicate of the port's handle
+/// and its AFD handles), which it otherwise does at its next call: the system would not
+/// count them as the process's.
+void settle()
+{
+#if defined(_WIN32)
+  if (double_installed)
+    psn_double::registration_count();
+#endif
+}
+
+/// The process's open descriptors, once the double has let go of closed ports.
+long settled_descriptors()
+{
+  settle();
+  return test_support::open_descriptors();
+}
+
+// ---- a socket the reactor cannot track ---------------------------------------------------------
+
+constexpr int adoption_attempts = 300; // the state table grows at 64 and 192 sockets
+
+/** Tries `take_on(i)` for i = 0, 1, ... with every allocation failing, keeping what it opened
+    while it succeeds (the reactor finds a free slot), until the reactor needs memory for
+    the next socket: that call must report `no_memory`, throw nothing, and leave exactly as
+    many descriptors open as before it. `prepare(i)` runs first with memory available. */
+template <class Prepare, class TakeOn>
+bool fails_cleanly(const char* what, Prepare prepare, TakeOn take_on)
+{
+  for (int i = 0; i < adoption_attempts; ++i)
+  {
+    prepare(i);
+    const long before = settled_descriptors();
+    error_code ec;
+    bool threw = false;
+    out_of_memory.store(true);
+    try
+    {
+      take_on(i, ec);
+    }
+    catch (...)
+    {
+      threw = true;
+    }
+    stop_failing();
+    if (!threw && !ec)
+      continue;
+    long after = -1;
+    const bool none_left = test_support::descriptors_back_to(before, after, settle);
+    std::printf("%s with no memory, after %d that fitted: %s, %ld descriptors open before, "
+                "%ld after\n",
+                what, i, threw ? "threw" : ec.message().c_str(), before, after);
+    return !threw && ec == asio::error::no_memory && none_left;
+  }
+  std::printf("%s: %d sockets fitted with no memory to spare\n", what, adoption_attempts);
+  return false;
+}
+
+/// `n` closed sockets, made while memory lasts.
+template <class Socket>
+std::vector<Socket> closed_sockets(asio::io_context& ioc, std::size_t n)
+{
+  std::vector<Socket> sockets;
+  sockets.reserve(n);
+  while (sockets.size() < n)
+    sockets.emplace_back(ioc);
+  return sockets;
+}
+
+/// `check(ioc)` on an io_context with a reactor of its own, whose state table starts empty.
+/// With `first_socket`, a socket is opened first while memory lasts, so that the table's
+/// first chunk exists and it next grows when the socket under test needs slot 64 (the
+/// open, the second end of a pair; an accept has its listener there instead).
+template <class Check>
+bool on_new_reactor(const std::string& configuration, bool first_socket, Check check)
+{
+  asio::io_context ioc;
+  asio::make_service<an::reactor>(ioc, an::parse_reactor_options(configuration));
+  std::optional<an::ip::tcp::socket> first;
+  if (first_socket)
+    first.emplace(ioc, an::ip::tcp::v4());
+  return check(ioc);
+}
+
+/// open(protocol, ec), accept(peer, ec) and connect_pair(a, b, ec) when the reactor cannot
+/// track the new socket.
+bool check_adoption(const std::string& configuration)
+{
+  using tcp = an::ip::tcp;
+  bool held = on_new_reactor(configuration, true, [](asio::io_context& ioc) {
+    auto sockets = closed_sockets<tcp::socket>(ioc, adoption_attempts);
+    return fails_cleanly(
+        "open", [](int) {}, [&](int i, error_code& ec) { sockets[i].open(tcp::v4(), ec); });
+  });
+  held &= on_new_reactor(configuration, false, [](asio::io_context& ioc) {
+    tcp::acceptor listener(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    auto clients = closed_sockets<tcp::socket>(ioc, adoption_attempts);
+    auto peers = closed_sockets<tcp::socket>(ioc, adoption_attempts);
+    return fails_cleanly(
+        "accept", [&](int i) { clients[i].connect(listener.local_endpoint()); },
+        [&](int i, error_code& ec) { listener.accept(peers[i], ec); });
+  });
+#if defined(BOOST_ASIO_HAS_LOCAL_SOCKETS) && !defined(_WIN32)
+  held &= on_new_reactor(configuration, true, [](asio::io_context& ioc) {
+    using local = an::local::stream_protocol;
+    auto ends = closed_sockets<local::socket>(ioc, 2 * adoption_attempts);
+    return fails_cleanly(
+        "connect_pair", [](int) {},
+        [&](int i, error_code& ec) { an::local::connect_pair(ends[2 * i], ends[2 * i + 1], ec); });
+  });
+#endif
+  if (!held)
+    violations.fetch_add(1);
+  return held;
+}
+
 // ---- one N -------------------------------------------------------------------------------------
 
 enum outcome
@@ -542,9 +671,10 @@ enum outcome
 };
 
 /// The child: run the scenario with the Nth allocation failing, then check the records.
-int run_once(const std::string& configuration, long n)
+/// The scenario on an io_context of its own with the Nth allocation failing (0: none), then
+/// the checks of its records.
+void run_scenario(const std::string& configuration, long n)
 {
-  scenario_thread = std::this_thread::get_id();
   {
     asio::io_context ioc;
     an::reactor* reactor = nullptr;
@@ -564,6 +694,12 @@ int run_once(const std::string& configuration, long n)
       // From a constructor (a socket, the strand): the scenario ends there, its objects
       // destroyed on the way out, as a program's would be.
     }
+    catch (const boost::system::system_error& e)
+    {
+      // A constructor that opens a socket the reactor could not track: the same.
+      if (e.code() != asio::error::no_memory)
+        throw;
+    }
     stop_failing();
     run_to_end(ioc); // what the destroyed objects aborted
     if (reactor && reactor->statistics().registered_sockets != 0)
@@ -576,6 +712,27 @@ int run_once(const std::string& configuration, long n)
   for (std::size_t i = 0; i < records_used; ++i)
     if (records[i].copies_alive != 0)
       violation("never destroyed (leaked with its operation)", records[i]);
+}
+
+int run_once(const std::string& configuration, long n)
+{
+  scenario_thread = std::this_thread::get_id();
+#if defined(_WIN32)
+  // Winsock and the threads make some handles on first use and keep them (5 under Wine):
+  // a first run with nothing failing makes them before the count.
+  run_scenario(configuration, 0);
+  records.fill(record{});
+  records_used = 0;
+#endif
+  const long descriptors_before = settled_descriptors();
+  run_scenario(configuration, n);
+  long descriptors_after = -1;
+  if (!test_support::descriptors_back_to(descriptors_before, descriptors_after, settle))
+  {
+    std::printf("  violation: %ld descriptors open before the scenario, %ld after\n",
+                descriptors_before, descriptors_after);
+    violations.fetch_add(1);
+  }
   if (violations.load() != 0)
     return broken;
   if (!failure_injected.load())
@@ -621,7 +778,10 @@ void prepare_backend(const std::string& configuration)
 {
   if (configuration.find("backend=psn") != std::string::npos &&
       !an::is_supported(an::port_backend::psn))
+  {
     psn_double::install();
+    double_installed = true;
+  }
 }
 #else
 void prepare_backend(const std::string&) {}
@@ -674,6 +834,8 @@ int main(int argc, char** argv)
   if (args.size() == 2) // one N in this process: a child on Windows, or to debug it
     return run_once(configuration, std::atol(args[1].c_str()));
   if (!reactor_threads && check_aborts(configuration) != 0)
+    return 1;
+  if (!reactor_threads && configuration != "stock" && !check_adoption(configuration))
     return 1;
   const bool reference = configuration == "stock";
   records.fill(record{}); // the children start afresh

@@ -47,8 +47,10 @@ public:
   /// (the inline driver needs the io_context behind it).
   BOOST_ASIO_NOTIFY_DECL void attach(const boost::asio::any_io_executor& io_executor);
 
-  /// Track an open socket; no system call.
-  BOOST_ASIO_NOTIFY_DECL descriptor_state* adopt(native_socket_type s);
+  /// Track an open socket; no system call. Null with `no_memory` when the state table cannot
+  /// grow: the socket is left as it was, for the caller to close or keep.
+  BOOST_ASIO_NOTIFY_DECL descriptor_state* adopt(native_socket_type s,
+                                                 boost::system::error_code& ec) noexcept;
 
   /// Abort every operation with `operation_aborted`, end the registration (REMOVE
   /// handshake) and close the socket. `s` becomes null whatever the outcome.

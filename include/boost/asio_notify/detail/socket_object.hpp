@@ -264,7 +264,8 @@ public:
       Windows, not inheritable).
 
       @param protocol The protocol, such as `boost::asio_notify::ip::tcp::v4()`.
-      @param ec Set on failure: `already_open` if the object is open, the system's error
+      @param ec Set on failure: `already_open` if the object is open, `no_memory` if the
+      reactor cannot track another socket (the new socket is closed), the system's error
       otherwise (for example `address_family_not_supported`). */
   BOOST_ASIO_SYNC_OP_VOID open(const protocol_type& protocol, boost::system::error_code& ec)
   {
@@ -275,8 +276,11 @@ public:
     }
     const native_socket_type s =
         socket_ops::open(protocol.family(), protocol.type(), protocol.protocol(), ec);
-    if (!ec)
-      adopt(protocol, s);
+    if (!ec && !adopt(protocol, s, ec))
+    {
+      boost::system::error_code ignored;
+      socket_ops::close(s, ignored);
+    }
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -302,7 +306,8 @@ public:
       @param native The native socket.
       @param ec Set on failure: `already_open` if the object is open, `bad_descriptor` if
       `native` is not an open socket (on POSIX, `not_socket` for a descriptor of another
-      kind). */
+      kind), `no_memory` if the reactor cannot track another socket. On failure `native`
+      stays the caller's. */
   BOOST_ASIO_SYNC_OP_VOID assign(const protocol_type& protocol, const native_handle_type& native,
                                  boost::system::error_code& ec)
   {
@@ -313,7 +318,7 @@ public:
     }
     socket_ops::check_socket(native, ec);
     if (!ec)
-      adopt(protocol, native);
+      adopt(protocol, native, ec);
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -324,8 +329,8 @@ public:
 
       Pending asynchronous operations complete with `operation_aborted` (their handlers are
       posted, never invoked inside `close`). The socket's registration with the reactor's port
-      is removed, and the reactor frees its state for the socket only once the port has
-      confirmed the removal, so that no notification reaches freed memory. A `linger` option
+      is removed and its state reused at once under a new generation: a late notification
+      carries the old generation's key and is dropped (doc/design.md). A `linger` option
       set with `set_option` is honoured; a close that would block (Windows: a non-blocking
       socket lingering with unsent data) is retried in blocking mode, as Asio does. Closing a
       closed object does nothing and succeeds.
@@ -814,12 +819,17 @@ protected:
     return state_ != nullptr;
   }
 
-  void adopt(const protocol_type& protocol, native_socket_type s)
+  /// Take `s` on; false with `ec` set when the reactor cannot track it, and then `s` is the
+  /// caller's, as in Asio when a descriptor cannot be registered.
+  bool adopt(const protocol_type& protocol, native_socket_type s, boost::system::error_code& ec)
   {
+    state_ = core_->adopt(s, ec);
+    if (!state_)
+      return false;
     protocol_ = protocol;
-    state_ = core_->adopt(s);
     own_ = socket_object_flags(); // a new socket starts with Asio's defaults
     own_.socket = s;
+    return true;
   }
 
   /// Records the mode `non_blocking(mode)` (or a `FIONBIO` io control) gave the descriptor,
