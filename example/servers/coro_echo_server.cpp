@@ -66,10 +66,11 @@ net::awaitable<void> echo(tcp::socket& socket, clock_type::time_point& deadline,
   }
   catch (boost::system::system_error const& e)
   {
-    // eof is how a client says goodbye, operation_aborted is the watchdog's doing;
-    // anything else is worth a line in the log.
-    if (e.code() != net::error::eof && e.code() != net::error::connection_reset &&
-        e.code() != net::error::operation_aborted)
+    // eof is how a client says goodbye, operation_aborted is the watchdog's doing, and a
+    // socket closed here gave way to another client (Wine ends its read with
+    // ERROR_HANDLES_CLOSED rather than operation_aborted); anything else is worth a line.
+    if (socket.is_open() && e.code() != net::error::eof &&
+        e.code() != net::error::connection_reset && e.code() != net::error::operation_aborted)
       echo_log.write("echo: " + e.code().message());
   }
 }
