@@ -179,6 +179,18 @@ inline std::size_t fill_send_buffer(tcp_pair& p)
   return written;
 }
 
+/// Reads one byte, which the peer writes, with an asynchronous read on `p.server`.
+inline void async_read_one_byte(asio::io_context& ioc, tcp_pair& p)
+{
+  char buf[4];
+  op_result r;
+  p.server.async_read_some(asio::buffer(buf), capture(r));
+  asio::write(p.client, asio::buffer("a", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(r.bytes == 1u);
+}
+
 /// Two UDP sockets bound to loopback and connected to each other.
 struct udp_pair
 {
