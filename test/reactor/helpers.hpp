@@ -12,6 +12,7 @@
 
 #include "net.hpp"
 #include "port/sockets.hpp" // raw sockets the library does not own: port_test::unique_socket
+#include "support/run_until.hpp"
 #include "support/tcp_pair.hpp"
 #include "support/wine.hpp"
 
@@ -58,23 +59,12 @@ inline constexpr std::chrono::milliseconds test_timeout = 5s;
     return thrown_.code() == error_code(expected);                                                 \
   })
 
-/// Runs `ioc` until `done()` holds or `timeout` passes; returns `done()`. Restarts a stopped
-/// context first, so it can be called repeatedly within a test.
+/// Runs `ioc` until `done()` holds or `timeout` passes (test_support::run_until).
 template <typename Predicate>
 bool run_until(asio::io_context& ioc, Predicate done,
                std::chrono::milliseconds timeout = test_timeout)
 {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!done())
-  {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline)
-      break;
-    if (ioc.stopped())
-      ioc.restart();
-    ioc.run_one_for(deadline - now);
-  }
-  return done();
+  return test_support::run_until(ioc, done, timeout);
 }
 
 /// Runs ready handlers for a short while: lets late (e.g. duplicate) completions show up.
