@@ -102,6 +102,15 @@ bool run_until_done(asio::io_context& ioc, const Results&... rs)
   return run_until(ioc, [&] { return (rs.done() && ...); });
 }
 
+/// Checks that `r` completes with `expected`, and once only.
+inline void expect_once(asio::io_context& ioc, const op_result& r, error_code expected)
+{
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_EC(r.ec, expected);
+  drain(ioc);
+  BOOST_TEST(r.calls == 1);
+}
+
 /// Counts handler invocations across a test: every handler made by `wrap` must be invoked
 /// exactly once.
 class once_tracker
@@ -196,6 +205,26 @@ udp_pair make_udp_pair(ExecutionContextOrExecutor&& ctx)
   a.connect(b.local_endpoint());
   b.connect(a.local_endpoint());
   return udp_pair{std::move(a), std::move(b)};
+}
+
+/// Starts an asynchronous read into `buf` on `s`, recorded in `r`, and checks that it is
+/// still pending once `ioc` has run what was ready.
+template <typename Socket, std::size_t N>
+void start_pending_read(asio::io_context& ioc, Socket& s, char (&buf)[N], op_result& r)
+{
+  s.async_read_some(asio::buffer(buf), capture(r));
+  drain(ioc);
+  BOOST_TEST(!r.done());
+}
+
+/// The error a synchronous read of `s` ends with (none when it read data).
+template <typename Socket>
+error_code read_error(Socket& s)
+{
+  char buf[8];
+  error_code ec;
+  s.read_some(asio::buffer(buf), ec);
+  return ec;
 }
 
 /// Reads exactly `n` bytes from stream socket `s` (blocking).

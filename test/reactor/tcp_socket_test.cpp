@@ -347,10 +347,7 @@ BOOST_AUTO_TEST_CASE(connect_refused)
 
   op_result r;
   s.async_connect(port.endpoint(), capture(r));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_EC(r.ec, asio::error::connection_refused);
-  drain(ioc);
-  BOOST_TEST(r.calls == 1);
+  expect_once(ioc, r, asio::error::connection_refused);
 }
 
 BOOST_AUTO_TEST_CASE(async_connect_member)
@@ -529,9 +526,7 @@ BOOST_AUTO_TEST_CASE(end_of_stream)
   // Pending when the peer closes.
   auto q = make_tcp_pair(ioc);
   op_result r;
-  q.server.async_read_some(asio::buffer(buf), capture(r));
-  drain(ioc);
-  BOOST_TEST(!r.done());
+  start_pending_read(ioc, q.server, buf, r);
   q.client.close();
   BOOST_TEST(run_until_done(ioc, r));
   CHECK_EC(r.ec, asio::error::eof);
@@ -551,10 +546,7 @@ BOOST_AUTO_TEST_CASE(end_of_stream)
   {
     op_result r2;
     q.server.async_receive(asio::buffer(buf), capture(r2));
-    BOOST_TEST(run_until_done(ioc, r2));
-    CHECK_EC(r2.ec, asio::error::eof);
-    drain(ioc);
-    BOOST_TEST(r2.calls == 1);
+    expect_once(ioc, r2, asio::error::eof);
   }
 
   // Started after the peer closed, before anything read the eof: completes.
@@ -562,10 +554,7 @@ BOOST_AUTO_TEST_CASE(end_of_stream)
   z.client.close();
   op_result r3;
   z.server.async_receive(asio::buffer(buf), capture(r3));
-  BOOST_TEST(run_until_done(ioc, r3));
-  CHECK_EC(r3.ec, asio::error::eof);
-  drain(ioc);
-  BOOST_TEST(r3.calls == 1);
+  expect_once(ioc, r3, asio::error::eof);
 }
 
 BOOST_AUTO_TEST_CASE(connection_reset)
@@ -587,14 +576,9 @@ BOOST_AUTO_TEST_CASE(connection_reset)
   {
     auto p = make_tcp_pair(ioc);
     op_result r;
-    p.server.async_read_some(asio::buffer(buf), capture(r));
-    drain(ioc);
-    BOOST_TEST(!r.done());
+    start_pending_read(ioc, p.server, buf, r);
     reset_close(p.client);
-    BOOST_TEST(run_until_done(ioc, r));
-    CHECK_EC(r.ec, peer_reset_read_error());
-    drain(ioc);
-    BOOST_TEST(r.calls == 1);
+    expect_once(ioc, r, peer_reset_read_error());
   }
 }
 
@@ -608,10 +592,7 @@ BOOST_AUTO_TEST_CASE(destructor_closes_gracefully_despite_linger)
     tcp::socket client = std::move(p.client);
     client.set_option(asio::socket_base::linger(true, 0));
   }
-  char buf[8];
-  error_code ec;
-  p.server.read_some(asio::buffer(buf), ec);
-  CHECK_EC(ec, asio::error::eof);
+  CHECK_EC(read_error(p.server), asio::error::eof);
 }
 
 // A socket overwritten by a move assignment is closed as the destructor closes it.
@@ -622,10 +603,7 @@ BOOST_AUTO_TEST_CASE(move_assignment_closes_gracefully_despite_linger)
   p.client.set_option(asio::socket_base::linger(true, 0));
   p.client = tcp::socket(ioc);
   BOOST_TEST(!p.client.is_open());
-  char buf[8];
-  error_code ec;
-  p.server.read_some(asio::buffer(buf), ec);
-  CHECK_EC(ec, asio::error::eof);
+  CHECK_EC(read_error(p.server), asio::error::eof);
 }
 
 // ---- endpoints, options, modes --------------------------------------------------------------
