@@ -39,6 +39,7 @@
 #endif
 
 #include "support/reactor_configs.hpp"
+#include "support/run_until.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -132,21 +133,11 @@ inline const std::string& large_message()
   return message;
 }
 
-/// Runs `ioc` until `done()` holds or `timeout` passes; returns `done()`.
+/// Runs `ioc` until `done()` holds or `timeout` passes (test_support::run_until).
 template <class Predicate>
 bool run_until(asio::io_context& ioc, Predicate done, std::chrono::milliseconds timeout = generous)
 {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!done())
-  {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline)
-      break;
-    if (ioc.stopped())
-      ioc.restart();
-    ioc.run_one_for(deadline - now);
-  }
-  return done();
+  return test_support::run_until(ioc, done, timeout);
 }
 
 /// Runs `body(ioc)` on an io_context of each reactor configuration (stock Asio: once).
@@ -157,13 +148,11 @@ void for_each_configuration(Body body)
   asio::io_context ioc;
   body(ioc);
 #else
-  for (const auto& o : test_support::all_configurations())
-    BOOST_TEST_CONTEXT(test_support::describe(o))
-    {
-      asio::io_context ioc;
-      test_support::install(ioc, o);
-      body(ioc);
-    }
+  test_support::for_each_reactor_options([&](const boost::asio_notify::reactor_options& o) {
+    asio::io_context ioc;
+    test_support::install(ioc, o);
+    body(ioc);
+  });
 #endif
 }
 
@@ -963,6 +952,22 @@ struct stream_layer
 };
 
 using layers = std::tuple<socket_layer, stream_layer>;
+
+/// Runs `body(role, ioc, layer, peer)` for each role on each configuration: `layer`, a Layer
+/// made of one end of a fresh connection, has unread_data() waiting from `peer`, the other
+/// end.
+template <class Layer, class Body>
+void with_unread_data(Body body)
+{
+  for (auto role : {client_role, server_role})
+    BOOST_TEST_CONTEXT(name(role))
+  for_each_configuration([&](asio::io_context& ioc) {
+    auto [mine, peer] = connected_sockets(ioc);
+    auto layer = Layer::make(std::move(mine));
+    asio::write(peer, asio::buffer(unread_data()));
+    body(role, ioc, layer, peer);
+  });
+}
 
 } // namespace
 

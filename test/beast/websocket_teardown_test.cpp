@@ -132,73 +132,65 @@ BOOST_AUTO_TEST_SUITE(customisation_points)
 #if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
 BOOST_AUTO_TEST_CASE_TEMPLATE(async_teardown_reads_to_the_end_and_closes, Layer, layers)
 {
-  for (auto role : {client_role, server_role})
-    BOOST_TEST_CONTEXT(name(role))
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [mine, peer] = connected_sockets(ioc);
-    auto layer = Layer::make(std::move(mine));
-    asio::write(peer, asio::buffer(unread_data()));
-    async_peer p(peer, role);
-    result done;
-    using boost::beast::websocket::async_teardown;
-    async_teardown(role, layer, recorder{&done});
-    BOOST_TEST(done.calls == 0, "completed inside the initiating function");
-    BOOST_TEST_REQUIRE(run_until(ioc, [&] { return done.done() && p.closed; }),
-                       "teardown " << done.calls << ", peer closed " << p.closed);
-    BOOST_TEST(done.calls == 1);
-    CHECK_OK(done.ec);
-    CHECK_OK(p.shutdown_ec);
-    CHECK_EC(p.end.ec, asio::error::eof);
-    BOOST_TEST((done.at >= p.end_of_stream), "the teardown completed before the peer's end");
-    BOOST_TEST(!Layer::socket(layer).is_open());
-  });
+  with_unread_data<Layer>(
+      [&](beast::role_type role, asio::io_context& ioc, auto& layer, tcp::socket& peer) {
+        async_peer p(peer, role);
+        result done;
+        using boost::beast::websocket::async_teardown;
+        async_teardown(role, layer, recorder{&done});
+        BOOST_TEST(done.calls == 0, "completed inside the initiating function");
+        BOOST_TEST_REQUIRE(run_until(ioc, [&] { return done.done() && p.closed; }),
+                           "teardown " << done.calls << ", peer closed " << p.closed);
+        BOOST_TEST(done.calls == 1);
+        CHECK_OK(done.ec);
+        CHECK_OK(p.shutdown_ec);
+        CHECK_EC(p.end.ec, asio::error::eof);
+        BOOST_TEST((done.at >= p.end_of_stream), "the teardown completed before the peer's end");
+        BOOST_TEST(!Layer::socket(layer).is_open());
+      });
 }
 #endif
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(teardown_reads_to_the_end_and_closes, Layer, layers)
 {
-  for (auto role : {client_role, server_role})
-    BOOST_TEST_CONTEXT(name(role))
-  for_each_configuration([&](asio::io_context& ioc) {
-    auto [mine, peer] = connected_sockets(ioc);
-    auto layer = Layer::make(std::move(mine));
-    asio::write(peer, asio::buffer(unread_data()));
-    error_code peer_ec;
-    std::chrono::steady_clock::time_point end_of_stream;
-    std::thread peer_thread([&peer = peer, &peer_ec, &end_of_stream, role] {
-      // As async_peer, synchronously.
-      if (role == client_role)
-      {
-        std::this_thread::sleep_for(peer_delay);
-        end_of_stream = std::chrono::steady_clock::now();
-        peer.shutdown(asio::socket_base::shutdown_send, peer_ec);
-      }
-      char buffer[256];
-      while (!peer_ec)
-        peer.read_some(asio::buffer(buffer), peer_ec);
-      if (role == server_role)
-      {
-        std::this_thread::sleep_for(peer_delay);
-        end_of_stream = std::chrono::steady_clock::now();
-      }
-      error_code ignored;
-      peer.close(ignored);
-    });
-    error_code ec;
-    std::chrono::steady_clock::time_point done;
-    {
-      watchdog dog(Layer::socket(layer), peer);
-      using boost::beast::websocket::teardown;
-      teardown(role, layer, ec);
-      done = std::chrono::steady_clock::now();
-      peer_thread.join();
-      BOOST_TEST(!dog.fired(), "the teardown hung: the watchdog shut it down");
-    }
-    CHECK_OK(ec);
-    CHECK_EC(peer_ec, asio::error::eof);
-    BOOST_TEST((done >= end_of_stream), "the teardown completed before the peer's end");
-    BOOST_TEST(!Layer::socket(layer).is_open());
-  });
+  with_unread_data<Layer>(
+      [&](beast::role_type role, asio::io_context&, auto& layer, tcp::socket& peer) {
+        error_code peer_ec;
+        std::chrono::steady_clock::time_point end_of_stream;
+        std::thread peer_thread([&peer = peer, &peer_ec, &end_of_stream, role] {
+          // As async_peer, synchronously.
+          if (role == client_role)
+          {
+            std::this_thread::sleep_for(peer_delay);
+            end_of_stream = std::chrono::steady_clock::now();
+            peer.shutdown(asio::socket_base::shutdown_send, peer_ec);
+          }
+          char buffer[256];
+          while (!peer_ec)
+            peer.read_some(asio::buffer(buffer), peer_ec);
+          if (role == server_role)
+          {
+            std::this_thread::sleep_for(peer_delay);
+            end_of_stream = std::chrono::steady_clock::now();
+          }
+          error_code ignored;
+          peer.close(ignored);
+        });
+        error_code ec;
+        std::chrono::steady_clock::time_point done;
+        {
+          watchdog dog(Layer::socket(layer), peer);
+          using boost::beast::websocket::teardown;
+          teardown(role, layer, ec);
+          done = std::chrono::steady_clock::now();
+          peer_thread.join();
+          BOOST_TEST(!dog.fired(), "the teardown hung: the watchdog shut it down");
+        }
+        CHECK_OK(ec);
+        CHECK_EC(peer_ec, asio::error::eof);
+        BOOST_TEST((done >= end_of_stream), "the teardown completed before the peer's end");
+        BOOST_TEST(!Layer::socket(layer).is_open());
+      });
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(close_socket_closes, Layer, layers)

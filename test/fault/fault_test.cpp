@@ -88,19 +88,11 @@ bool handle_value_in_use(tcp::socket::native_handle_type h)
 #endif
 }
 
-// Run `body(options)` for every reactor configuration, labelled.
-template <class Body>
-void for_each_configuration(Body body)
-{
-  for (const an::reactor_options& o : all_configurations())
-    BOOST_TEST_CONTEXT(describe(o)) { body(o); }
-}
-
 } // namespace
 
 BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_read)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -123,7 +115,7 @@ BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_read)
 
 BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_write)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -148,7 +140,7 @@ BOOST_AUTO_TEST_CASE(peer_reset_in_the_middle_of_a_write)
 
 BOOST_AUTO_TEST_CASE(half_close_then_reads_continue)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -183,7 +175,7 @@ BOOST_AUTO_TEST_CASE(half_close_then_reads_continue)
 
 BOOST_AUTO_TEST_CASE(close_from_another_thread_while_packets_are_in_flight)
 {
-  for_each_configuration([](const an::reactor_options& base) {
+  for_each_reactor_options([](const an::reactor_options& base) {
     an::reactor_options o = base;
     o.threads = 2;
     for (int round = 0; round < 20; ++round)
@@ -216,7 +208,7 @@ BOOST_AUTO_TEST_CASE(close_from_another_thread_while_packets_are_in_flight)
 
 BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -264,7 +256,7 @@ BOOST_AUTO_TEST_CASE(cancellation_racing_completion_runs_the_handler_once)
 
 BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -308,7 +300,7 @@ BOOST_AUTO_TEST_CASE(cancel_from_another_thread_racing_completion)
 #if !defined(_WIN32)
 BOOST_AUTO_TEST_CASE(accept_under_descriptor_exhaustion_reports_and_recovers)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     tcp::acceptor acc(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
@@ -347,7 +339,7 @@ BOOST_AUTO_TEST_CASE(accept_under_descriptor_exhaustion_reports_and_recovers)
 
 BOOST_AUTO_TEST_CASE(writer_blocked_by_a_peer_that_stops_reading_then_resumes)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
@@ -433,16 +425,13 @@ BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
 
 BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     auto p = make_tcp_pair(ioc);
     char c = 0;
     int calls = 0;
-    p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
-      BOOST_TEST(!ec);
-      ++calls;
-    });
+    start_counted_read(p.server, c, calls);
     asio::post(ioc, [&] { ioc.stop(); });
     ioc.run_for(generous);
     BOOST_TEST(calls == 0);
@@ -470,7 +459,7 @@ struct thrown_by_handler : std::exception
 // completes.
 BOOST_AUTO_TEST_CASE(handler_that_throws_leaves_run_and_the_batch_goes_on)
 {
-  for_each_configuration([](const an::reactor_options& o) {
+  for_each_reactor_options([](const an::reactor_options& o) {
     asio::io_context ioc;
     install(ioc, o);
     constexpr int n = 4;

@@ -82,10 +82,8 @@ BOOST_AUTO_TEST_CASE(zero_timeout_finds_ready_packet_behind_dropped_events)
 }
 
 // A finite timeout with nothing to dequeue returns 0 after about that long, without error.
-BOOST_AUTO_TEST_CASE(finite_timeout_expires)
+BOOST_FIXTURE_TEST_CASE(finite_timeout_expires, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in)));
   std::array<an::packet, 4> out;
@@ -99,10 +97,8 @@ BOOST_AUTO_TEST_CASE(finite_timeout_expires)
 }
 
 // A finite timeout returns as soon as a packet arrives, long before it expires.
-BOOST_AUTO_TEST_CASE(finite_timeout_returns_on_arrival)
+BOOST_FIXTURE_TEST_CASE(finite_timeout_returns_on_arrival, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in)));
   const auto start = clock_type::now();
@@ -213,10 +209,8 @@ BOOST_AUTO_TEST_CASE(throwing_dequeue_overload)
 
 // A registration made by another thread wakes the thread blocked in dequeue(infinite): an
 // enable on a readable socket, a one-shot re-armed, and a remove.
-BOOST_AUTO_TEST_CASE(registration_from_another_thread_wakes_blocked_dequeue)
+BOOST_FIXTURE_TEST_CASE(registration_from_another_thread_wakes_blocked_dequeue, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   send_bytes(c.server.get());
   BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
   int key = 0;
@@ -243,10 +237,8 @@ BOOST_AUTO_TEST_CASE(registration_from_another_thread_wakes_blocked_dequeue)
 }
 
 // Data arriving on a registered socket wakes a thread blocked in dequeue(infinite).
-BOOST_AUTO_TEST_CASE(data_wakes_blocked_dequeue)
+BOOST_FIXTURE_TEST_CASE(data_wakes_blocked_dequeue, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in)));
   delayed later(milliseconds(50), [&] { send_bytes(c.server.get()); });

@@ -86,22 +86,42 @@ inline an::registration enable(an::native_socket_type s, void* key, an::events f
   return r;
 }
 
-inline an::registration disable(an::native_socket_type s, void* key)
+/// What most cases start with (BOOST_FIXTURE_TEST_CASE): a port on the default backend and
+/// a connected TCP pair.
+struct port_and_pair
+{
+  an::port p;
+  tcp_pair c = make_tcp_pair();
+};
+
+/// The handle of a socket made and closed at once: no socket now (until the system hands the
+/// number out again).
+inline an::native_socket_type closed_handle()
+{
+  unique_socket s = make_socket(SOCK_STREAM);
+  const an::native_socket_type closed = s.native();
+  s.reset();
+  return closed;
+}
+
+/// An entry that asks for no events: what disable and remove take.
+inline an::registration eventless(an::native_socket_type s, void* key, an::operation operation)
 {
   an::registration r;
   r.socket = s;
   r.key = key;
-  r.operation = an::operation::disable;
+  r.operation = operation;
   return r;
+}
+
+inline an::registration disable(an::native_socket_type s, void* key)
+{
+  return eventless(s, key, an::operation::disable);
 }
 
 inline an::registration remove(an::native_socket_type s, void* key)
 {
-  an::registration r;
-  r.socket = s;
-  r.key = key;
-  r.operation = an::operation::remove;
-  return r;
+  return eventless(s, key, an::operation::remove);
 }
 
 /// Applies one entry and returns its result.

@@ -246,10 +246,8 @@ BOOST_AUTO_TEST_CASE(pipe_is_not_a_socket)
 
 // A registered socket closed and its descriptor taken by a pipe: the registration does not
 // carry over, nothing is reported, and no remove packet comes.
-BOOST_AUTO_TEST_CASE(registered_descriptor_reused_by_non_socket)
+BOOST_FIXTURE_TEST_CASE(registered_descriptor_reused_by_non_socket, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   const int fd = c.client.get();
   BOOST_TEST_REQUIRE(!apply(p, enable(fd, &key, events::in)));
@@ -341,10 +339,8 @@ BOOST_AUTO_TEST_CASE(destroyed_port_releases_its_sockets)
 }
 
 // A full local shutdown of a TCP socket is a hangup (EPOLLHUP), even with the peer open.
-BOOST_AUTO_TEST_CASE(local_full_shutdown_reports_hangup)
+BOOST_FIXTURE_TEST_CASE(local_full_shutdown_reports_hangup, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::hangup, level_oneshot)));
   expect_nothing(p);

@@ -67,10 +67,8 @@ BOOST_AUTO_TEST_SUITE(port_registration)
 
 // Every valid combination of trigger bits is accepted (the rejections below are not a
 // validator that rejects everything).
-BOOST_AUTO_TEST_CASE(valid_combinations_are_accepted)
+BOOST_FIXTURE_TEST_CASE(valid_combinations_are_accepted, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   for (trigger t : {trigger::level, trigger::edge, level, edge, level_oneshot,
                     trigger::edge | trigger::oneshot})
@@ -100,10 +98,8 @@ BOOST_AUTO_TEST_CASE(valid_combinations_are_accepted)
 // Each forbidden combination gets invalid_argument, from validate() and from the port, and
 // the port is left without a registration: the socket is readable and writable, so any
 // entry applied by mistake would produce packets (and would make remove succeed).
-BOOST_AUTO_TEST_CASE(invalid_combinations_are_rejected)
+BOOST_FIXTURE_TEST_CASE(invalid_combinations_are_rejected, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   send_bytes(c.server.get(), 10);
   BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
   int key = 0;
@@ -128,9 +124,7 @@ BOOST_AUTO_TEST_CASE(invalid_combinations_are_rejected)
 BOOST_AUTO_TEST_CASE(invalid_entry_is_rejected_before_any_syscall)
 {
   an::port p;
-  unique_socket s = make_socket(SOCK_STREAM);
-  const an::native_socket_type closed = s.native();
-  s.reset();
+  const an::native_socket_type closed = closed_handle();
   int key = 0;
   for (an::native_socket_type bad : {closed, static_cast<an::native_socket_type>(invalid_socket)})
   {
@@ -149,10 +143,8 @@ BOOST_AUTO_TEST_CASE(invalid_entry_is_rejected_before_any_syscall)
 
 // An invalid entry leaves an existing registration as it was: not overwritten (the filter
 // stays `in`, so the writable socket reports nothing), not removed (data still reports).
-BOOST_AUTO_TEST_CASE(invalid_entry_leaves_live_registration_unchanged)
+BOOST_FIXTURE_TEST_CASE(invalid_entry_leaves_live_registration_unchanged, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in)));
   for (const bad_entry& b : bad_entries)
@@ -178,9 +170,7 @@ BOOST_AUTO_TEST_CASE(batch_with_per_entry_results)
     send_bytes(c->server.get());
     BOOST_TEST_REQUIRE(wait_readable(c->client.get()));
   }
-  unique_socket gone = make_socket(SOCK_STREAM);
-  const an::native_socket_type closed = gone.native();
-  gone.reset();
+  const an::native_socket_type closed = closed_handle();
 
   int k1 = 1, k2 = 2, k3 = 3, k4 = 4, k5 = 5;
   std::array<an::registration, 6> batch = {
@@ -228,10 +218,8 @@ BOOST_AUTO_TEST_CASE(batch_with_per_entry_results)
 }
 
 // apply(registration&) returns the entry's result and writes it into the entry.
-BOOST_AUTO_TEST_CASE(single_apply_returns_and_writes_result)
+BOOST_FIXTURE_TEST_CASE(single_apply_returns_and_writes_result, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   an::registration r = remove(c.client.native(), &key);
   const boost::system::error_code ec = p.apply(r);
@@ -245,10 +233,8 @@ BOOST_AUTO_TEST_CASE(single_apply_returns_and_writes_result)
 
 // process(): registrations and dequeue in one call; the packets may come from the very
 // registrations the call applied (an enable on a readable socket, a remove).
-BOOST_AUTO_TEST_CASE(process_registers_and_dequeues_in_one_call)
+BOOST_FIXTURE_TEST_CASE(process_registers_and_dequeues_in_one_call, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   send_bytes(c.server.get());
   BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
   int key = 0;
@@ -284,10 +270,8 @@ BOOST_AUTO_TEST_CASE(process_registers_and_dequeues_in_one_call)
 
 // process() with no room for packets applies the registrations and returns at once, even
 // with an infinite timeout, and consumes no packet.
-BOOST_AUTO_TEST_CASE(process_without_packets_does_not_wait)
+BOOST_FIXTURE_TEST_CASE(process_without_packets_does_not_wait, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0, user = 0;
   p.post(&user, 7);
   an::registration r = enable(c.client.native(), &key, events::in);
@@ -307,10 +291,8 @@ BOOST_AUTO_TEST_CASE(process_without_packets_does_not_wait)
 }
 
 // Error paths of entries that pass validation.
-BOOST_AUTO_TEST_CASE(remove_or_disable_of_unregistered_socket_is_not_found)
+BOOST_FIXTURE_TEST_CASE(remove_or_disable_of_unregistered_socket_is_not_found, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST(apply(p, remove(c.client.native(), &key)) == asio_error::not_found);
   BOOST_TEST(apply(p, disable(c.client.native(), &key)) == asio_error::not_found);
@@ -326,9 +308,7 @@ BOOST_AUTO_TEST_CASE(remove_or_disable_of_unregistered_socket_is_not_found)
 BOOST_AUTO_TEST_CASE(enable_of_bad_handle_is_bad_descriptor)
 {
   an::port p;
-  unique_socket s = make_socket(SOCK_STREAM);
-  const an::native_socket_type closed = s.native();
-  s.reset();
+  const an::native_socket_type closed = closed_handle();
   int key = 0;
   BOOST_TEST(apply(p, enable(closed, &key, events::in)) == asio_error::bad_descriptor);
   BOOST_TEST(apply(p, enable(static_cast<an::native_socket_type>(invalid_socket), &key,

@@ -89,10 +89,8 @@ BOOST_AUTO_TEST_CASE(rule1_socket_registered_on_one_port_only)
   expect_nothing(a);
 }
 
-BOOST_AUTO_TEST_CASE(rule1_registering_again_overwrites)
+BOOST_FIXTURE_TEST_CASE(rule1_registering_again_overwrites, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   const auto s = c.client.native();
   int key = 0;
   // Filter `in` on a writable socket with nothing to read: silent.
@@ -116,10 +114,8 @@ BOOST_AUTO_TEST_CASE(rule1_registering_again_overwrites)
 
 // ---- rule 2: the key cannot change on a live registration ------------------------------
 
-BOOST_AUTO_TEST_CASE(rule2_key_change_requires_remove)
+BOOST_FIXTURE_TEST_CASE(rule2_key_change_requires_remove, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   const auto s = c.client.native();
   int k1 = 1, k2 = 2;
   // Whatever the answer to a key change, no packet ever carries the new key, and where the
@@ -157,10 +153,8 @@ BOOST_AUTO_TEST_CASE(rule2_key_change_requires_remove)
 // a new registration. The old key's `remove` packet still comes, once, and every packet of the
 // new registration carries the new key. An assumption on PSN (doc/port_contract.md, rule 2),
 // which the Windows job's run of this suite on the real function decides.
-BOOST_AUTO_TEST_CASE(rule2_new_key_right_after_remove)
+BOOST_FIXTURE_TEST_CASE(rule2_new_key_right_after_remove, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   const auto s = c.client.native();
   int k1 = 1, k2 = 2;
   BOOST_TEST_REQUIRE(!apply(p, enable(s, &k1, events::in, level_oneshot)));
@@ -188,10 +182,8 @@ BOOST_AUTO_TEST_CASE(rule2_new_key_right_after_remove)
 
 // ---- rule 3: exactly one remove packet, the last one -----------------------------------
 
-BOOST_AUTO_TEST_CASE(rule3_exactly_one_remove_packet_and_nothing_after)
+BOOST_FIXTURE_TEST_CASE(rule3_exactly_one_remove_packet_and_nothing_after, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in | events::out)));
   send_bytes(c.server.get());
@@ -287,10 +279,8 @@ BOOST_AUTO_TEST_CASE(rule3_remove_packet_comes_when_the_socket_is_closed_at_once
 
 // ---- rule 4: close deregisters silently; the handle may be reused -----------------------
 
-BOOST_AUTO_TEST_CASE(rule4_close_deregisters_without_remove_packet)
+BOOST_FIXTURE_TEST_CASE(rule4_close_deregisters_without_remove_packet, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   const auto s = c.client.native();
   BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in | events::hangup)));
@@ -396,10 +386,8 @@ BOOST_AUTO_TEST_CASE(rule5_disable_is_silent_until_enabled)
 }
 
 // A disabled registration reports no error or hangup either; enabling reports them.
-BOOST_AUTO_TEST_CASE(rule5_disable_silences_errors_too)
+BOOST_FIXTURE_TEST_CASE(rule5_disable_silences_errors_too, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in | events::hangup)));
   BOOST_TEST_REQUIRE(!apply(p, disable(c.client.native(), &key)));
@@ -414,10 +402,8 @@ BOOST_AUTO_TEST_CASE(rule5_disable_silences_errors_too)
 
 // ---- rule 6: level-triggered persistent keeps reporting while the condition holds ------
 
-BOOST_AUTO_TEST_CASE(rule6_level_persistent_repeats_while_condition_holds)
+BOOST_FIXTURE_TEST_CASE(rule6_level_persistent_repeats_while_condition_holds, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in)));
   expect_nothing(p);
@@ -431,10 +417,8 @@ BOOST_AUTO_TEST_CASE(rule6_level_persistent_repeats_while_condition_holds)
   expect_notification(p, &key, events::in);
 }
 
-BOOST_AUTO_TEST_CASE(rule6_level_persistent_out)
+BOOST_FIXTURE_TEST_CASE(rule6_level_persistent_out, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::out)));
   for (int i = 0; i < 4; ++i) // always writable
@@ -446,10 +430,8 @@ BOOST_AUTO_TEST_CASE(rule6_level_persistent_out)
 
 // Several threads dequeuing, a one-shot level registration: a state change is seen by one
 // thread only (the pattern the contract recommends for multi-threaded servers).
-BOOST_AUTO_TEST_CASE(rule6_oneshot_with_many_dequeuers_one_packet)
+BOOST_FIXTURE_TEST_CASE(rule6_oneshot_with_many_dequeuers_one_packet, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0, stop = 0;
   std::atomic<int> notifications{0}, others{0};
   std::vector<std::thread> threads;
@@ -518,10 +500,8 @@ BOOST_AUTO_TEST_CASE(rule7_oneshot_reports_once_until_reenabled)
 
 // ---- rule 8: edge-triggered reports changes, not states --------------------------------
 
-BOOST_AUTO_TEST_CASE(rule8_edge_one_packet_per_change)
+BOOST_FIXTURE_TEST_CASE(rule8_edge_one_packet_per_change, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::in | events::hangup, edge)));
   expect_nothing(p);
@@ -550,10 +530,8 @@ BOOST_AUTO_TEST_CASE(rule8_edge_one_packet_per_change)
   expect_no_new_edge(p, &key, events::in | events::hangup);
 }
 
-BOOST_AUTO_TEST_CASE(rule8_edge_out_after_send_buffer_drains)
+BOOST_FIXTURE_TEST_CASE(rule8_edge_out_after_send_buffer_drains, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::out, edge)));
   // Already writable at registration: a packet may or may not come (rule 8); skip it.
@@ -629,10 +607,8 @@ BOOST_AUTO_TEST_CASE(rule9_error_on_reset_whatever_the_filter)
 // An empty filter waits for errors only, and level-triggered persistent it reports a pending
 // error again and again, like any condition that holds (rules 6 and 9). The epoll backend
 // once made an empty filter edge-triggered: the error came once, then never again.
-BOOST_AUTO_TEST_CASE(rule9_error_with_empty_filter_repeats_while_pending)
+BOOST_FIXTURE_TEST_CASE(rule9_error_with_empty_filter_repeats_while_pending, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::none, level)));
   expect_nothing(p, milliseconds(50)); // a live, quiet connection
@@ -673,10 +649,8 @@ BOOST_AUTO_TEST_CASE(rule10_udp_never_reports_hangup)
   expect_nothing(p);
 }
 
-BOOST_AUTO_TEST_CASE(tcp_hangup_on_peer_close)
+BOOST_FIXTURE_TEST_CASE(tcp_hangup_on_peer_close, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::hangup, level_oneshot)));
   send_bytes(c.server.get()); // readable, but that is not a hangup
@@ -694,10 +668,8 @@ BOOST_AUTO_TEST_CASE(tcp_hangup_on_peer_close)
   expect_notification(p, &key, events::hangup);
 }
 
-BOOST_AUTO_TEST_CASE(tcp_hangup_when_both_directions_are_shut)
+BOOST_FIXTURE_TEST_CASE(tcp_hangup_when_both_directions_are_shut, port_and_pair)
 {
-  an::port p;
-  tcp_pair c = make_tcp_pair();
   int key = 0;
   BOOST_TEST_REQUIRE(!apply(p, enable(c.client.native(), &key, events::hangup, level_oneshot)));
   BOOST_TEST(shutdown_socket(c.client.get(), shut_send) == 0); // our half: not a hangup

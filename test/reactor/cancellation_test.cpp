@@ -36,6 +36,21 @@ const char* name_of(asio::cancellation_type t)
   }
 }
 
+// Checks that `r` is still pending, then that `sig.emit(type)` ends it, once, with
+// operation_aborted after `bytes` bytes.
+void expect_cancelled(asio::io_context& ioc, asio::cancellation_signal& sig,
+                      asio::cancellation_type type, const op_result& r, std::size_t bytes)
+{
+  drain(ioc);
+  BOOST_TEST(!r.done());
+  sig.emit(type);
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_EC(r.ec, asio::error::operation_aborted);
+  BOOST_TEST(r.bytes == bytes);
+  drain(ioc);
+  BOOST_TEST(r.calls == 1);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(cancellation)
@@ -114,14 +129,7 @@ BOOST_AUTO_TEST_CASE(slot_cancels_pending_write)
       op_result w;
       p.client.async_write_some(asio::buffer(more),
                                 asio::bind_cancellation_slot(sig.slot(), capture(w)));
-      drain(ioc);
-      BOOST_TEST(!w.done());
-      sig.emit(type);
-      BOOST_TEST(run_until_done(ioc, w));
-      CHECK_EC(w.ec, asio::error::operation_aborted);
-      BOOST_TEST(w.bytes == 0u);
-      drain(ioc);
-      BOOST_TEST(w.calls == 1);
+      expect_cancelled(ioc, sig, type, w, 0u);
     }
   }
 }
@@ -217,10 +225,7 @@ BOOST_AUTO_TEST_CASE(emit_after_completion_has_no_effect)
                            asio::bind_cancellation_slot(sig.slot(), capture(r2)));
   drain(ioc);
   sig.emit(asio::cancellation_type::terminal);
-  BOOST_TEST(run_until_done(ioc, r2));
-  CHECK_EC(r2.ec, asio::error::operation_aborted);
-  drain(ioc);
-  BOOST_TEST(r2.calls == 1);
+  expect_once(ioc, r2, asio::error::operation_aborted);
 }
 
 BOOST_AUTO_TEST_CASE(slot_on_composed_read_reports_partial_progress)
@@ -234,14 +239,7 @@ BOOST_AUTO_TEST_CASE(slot_on_composed_read_reports_partial_progress)
                    asio::bind_cancellation_slot(sig.slot(), capture(r)));
   asio::write(p.client, asio::buffer("ab", 2));
   BOOST_TEST(run_until(ioc, [&] { return p.server.available() == 0u; }));
-  drain(ioc);
-  BOOST_TEST(!r.done());
-  sig.emit(asio::cancellation_type::terminal);
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_EC(r.ec, asio::error::operation_aborted);
-  BOOST_TEST(r.bytes == 2u);
-  drain(ioc);
-  BOOST_TEST(r.calls == 1);
+  expect_cancelled(ioc, sig, asio::cancellation_type::terminal, r, 2u);
 }
 
 // ---- cancel() ---------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "net.hpp"
 #include "port/sockets.hpp" // raw sockets the library does not own: port_test::unique_socket
+#include "support/run_until.hpp"
 #include "support/tcp_pair.hpp"
 #include "support/wine.hpp"
 
@@ -58,23 +59,12 @@ inline constexpr std::chrono::milliseconds test_timeout = 5s;
     return thrown_.code() == error_code(expected);                                                 \
   })
 
-/// Runs `ioc` until `done()` holds or `timeout` passes; returns `done()`. Restarts a stopped
-/// context first, so it can be called repeatedly within a test.
+/// Runs `ioc` until `done()` holds or `timeout` passes (test_support::run_until).
 template <typename Predicate>
 bool run_until(asio::io_context& ioc, Predicate done,
                std::chrono::milliseconds timeout = test_timeout)
 {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!done())
-  {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline)
-      break;
-    if (ioc.stopped())
-      ioc.restart();
-    ioc.run_one_for(deadline - now);
-  }
-  return done();
+  return test_support::run_until(ioc, done, timeout);
 }
 
 /// Runs ready handlers for a short while: lets late (e.g. duplicate) completions show up.
@@ -110,6 +100,15 @@ template <typename... Results>
 bool run_until_done(asio::io_context& ioc, const Results&... rs)
 {
   return run_until(ioc, [&] { return (rs.done() && ...); });
+}
+
+/// Checks that `r` completes with `expected`, and once only.
+inline void expect_once(asio::io_context& ioc, const op_result& r, error_code expected)
+{
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_EC(r.ec, expected);
+  drain(ioc);
+  BOOST_TEST(r.calls == 1);
 }
 
 /// Counts handler invocations across a test: every handler made by `wrap` must be invoked
@@ -179,6 +178,18 @@ inline std::size_t fill_send_buffer(tcp_pair& p)
   return written;
 }
 
+/// Reads one byte, which the peer writes, with an asynchronous read on `p.server`.
+inline void async_read_one_byte(asio::io_context& ioc, tcp_pair& p)
+{
+  char buf[4];
+  op_result r;
+  p.server.async_read_some(asio::buffer(buf), capture(r));
+  asio::write(p.client, asio::buffer("a", 1));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(r.bytes == 1u);
+}
+
 /// Two UDP sockets bound to loopback and connected to each other.
 struct udp_pair
 {
@@ -194,6 +205,26 @@ udp_pair make_udp_pair(ExecutionContextOrExecutor&& ctx)
   a.connect(b.local_endpoint());
   b.connect(a.local_endpoint());
   return udp_pair{std::move(a), std::move(b)};
+}
+
+/// Starts an asynchronous read into `buf` on `s`, recorded in `r`, and checks that it is
+/// still pending once `ioc` has run what was ready.
+template <typename Socket, std::size_t N>
+void start_pending_read(asio::io_context& ioc, Socket& s, char (&buf)[N], op_result& r)
+{
+  s.async_read_some(asio::buffer(buf), capture(r));
+  drain(ioc);
+  BOOST_TEST(!r.done());
+}
+
+/// The error a synchronous read of `s` ends with (none when it read data).
+template <typename Socket>
+error_code read_error(Socket& s)
+{
+  char buf[8];
+  error_code ec;
+  s.read_some(asio::buffer(buf), ec);
+  return ec;
 }
 
 /// Reads exactly `n` bytes from stream socket `s` (blocking).

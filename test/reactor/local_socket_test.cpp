@@ -197,10 +197,7 @@ BOOST_AUTO_TEST_CASE(open_reports_a_missing_family)
   op_result r;
   s.async_connect(path.endpoint(), capture(r));
   BOOST_TEST(!r.done());
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_EC(r.ec, missing);
-  drain(ioc);
-  BOOST_TEST(r.calls == 1);
+  expect_once(ioc, r, missing);
   BOOST_TEST(!s.is_open());
 }
 
@@ -592,9 +589,7 @@ BOOST_AUTO_TEST_CASE(eof_when_the_peer_closes, *boost::unit_test::precondition(h
 
   char buf[8];
   op_result r;
-  p.server.async_read_some(asio::buffer(buf), capture(r));
-  drain(ioc);
-  BOOST_TEST(!r.done());
+  start_pending_read(ioc, p.server, buf, r);
   asio::write(p.client, asio::buffer("bye", 3));
   p.client.close();
   BOOST_TEST(run_until_done(ioc, r));
@@ -628,9 +623,7 @@ BOOST_AUTO_TEST_CASE(cancel_pending_read, *boost::unit_test::precondition(has_st
   char buf[8];
 
   op_result r;
-  p.server.async_read_some(asio::buffer(buf), capture(r));
-  drain(ioc);
-  BOOST_TEST(!r.done());
+  start_pending_read(ioc, p.server, buf, r);
   p.server.cancel();
   BOOST_TEST(run_until_done(ioc, r));
   CHECK_EC(r.ec, asio::error::operation_aborted);

@@ -315,29 +315,25 @@ BOOST_AUTO_TEST_CASE(inline_drivers_run_with_asio_io_locking_off)
 
 BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
 {
-  for (const auto& o : all_configurations())
-  {
-    BOOST_TEST_CONTEXT(describe(o))
-    {
-      asio::io_context ioc;
-      an::reactor& r = install(ioc, o);
-      auto p = make_tcp_pair(ioc);
-      std::array<char, 4> in{};
-      int done = 0;
-      read_four_bytes(p, in, done);
-      asio::post(ioc, [&] { asio::write(p.client, asio::buffer("ping", 4)); });
-      ioc.run();
-      BOOST_TEST(done == 1);
-      BOOST_TEST((r.options().driver == o.driver));
-      const an::reactor_statistics s = r.statistics();
-      BOOST_TEST(s.packets_dequeued >= 1u);
-      BOOST_TEST(s.wakeups >= 1u);
-      BOOST_TEST(s.operations_completed >= 1u);
-      BOOST_TEST(s.registered_sockets >= 1u);
-      p.server.close();
-      BOOST_TEST(r.statistics().registered_sockets == s.registered_sockets - 1);
-    }
-  }
+  for_each_reactor_options([&](const an::reactor_options& o) {
+    asio::io_context ioc;
+    an::reactor& r = install(ioc, o);
+    auto p = make_tcp_pair(ioc);
+    std::array<char, 4> in{};
+    int done = 0;
+    read_four_bytes(p, in, done);
+    asio::post(ioc, [&] { asio::write(p.client, asio::buffer("ping", 4)); });
+    ioc.run();
+    BOOST_TEST(done == 1);
+    BOOST_TEST((r.options().driver == o.driver));
+    const an::reactor_statistics s = r.statistics();
+    BOOST_TEST(s.packets_dequeued >= 1u);
+    BOOST_TEST(s.wakeups >= 1u);
+    BOOST_TEST(s.operations_completed >= 1u);
+    BOOST_TEST(s.registered_sockets >= 1u);
+    p.server.close();
+    BOOST_TEST(r.statistics().registered_sockets == s.registered_sockets - 1);
+  });
 }
 
 // Keys name a slot and its generation (doc/port_contract.md, "Keys that cannot dangle"): a
@@ -379,92 +375,74 @@ BOOST_AUTO_TEST_CASE(packets_for_closed_sockets_are_dropped)
 BOOST_AUTO_TEST_CASE(run_returns_when_no_operation_is_pending)
 {
   // The inline driver keeps a wait on the port pending; it must not count as work.
-  for (const auto& o : all_configurations())
-  {
-    BOOST_TEST_CONTEXT(describe(o))
-    {
-      asio::io_context ioc;
-      install(ioc, o);
-      auto p = make_tcp_pair(ioc);
-      char c = 0;
-      int reads = 0;
-      p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
-        BOOST_TEST(!ec);
-        ++reads;
-      });
-      asio::write(p.client, asio::buffer("x", 1));
-      const auto start = std::chrono::steady_clock::now();
-      ioc.run_for(std::chrono::seconds(10));
-      BOOST_TEST(reads == 1);
-      BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
-      // And again after restart: the driver still delivers.
-      ioc.restart();
-      p.server.async_read_some(asio::buffer(&c, 1), [&](error_code ec, std::size_t) {
-        BOOST_TEST(!ec);
-        ++reads;
-      });
-      asio::write(p.client, asio::buffer("y", 1));
-      ioc.run_for(std::chrono::seconds(10));
-      BOOST_TEST(reads == 2);
-      BOOST_TEST(c == 'y');
-    }
-  }
+  for_each_reactor_options([&](const an::reactor_options& o) {
+    asio::io_context ioc;
+    install(ioc, o);
+    auto p = make_tcp_pair(ioc);
+    char c = 0;
+    int reads = 0;
+    start_counted_read(p.server, c, reads);
+    asio::write(p.client, asio::buffer("x", 1));
+    const auto start = std::chrono::steady_clock::now();
+    ioc.run_for(std::chrono::seconds(10));
+    BOOST_TEST(reads == 1);
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+    // And again after restart: the driver still delivers.
+    ioc.restart();
+    start_counted_read(p.server, c, reads);
+    asio::write(p.client, asio::buffer("y", 1));
+    ioc.run_for(std::chrono::seconds(10));
+    BOOST_TEST(reads == 2);
+    BOOST_TEST(c == 'y');
+  });
 }
 
 BOOST_AUTO_TEST_CASE(destroying_the_context_destroys_pending_handlers_and_threads)
 {
   const std::size_t threads_before = thread_count();
-  for (const auto& o : all_configurations())
-  {
-    BOOST_TEST_CONTEXT(describe(o))
+  for_each_reactor_options([&](const an::reactor_options& o) {
+    auto fate = std::make_shared<handler_fate>();
     {
-      auto fate = std::make_shared<handler_fate>();
-      {
-        asio::io_context ioc;
-        install(ioc, o);
-        // The handlers own the sockets: destroying them closes the sockets while the
-        // reactor shuts down.
-        auto p = std::make_shared<tcp_pair>(make_tcp_pair(ioc));
-        static char buf[8];
-        p->server.async_read_some(asio::buffer(buf), tracked_handler(fate, p));
-        p->client.async_wait(tcp::socket::wait_read, tracked_handler(fate, p));
-        p.reset();
-        ioc.run_for(std::chrono::milliseconds(50));
-        BOOST_TEST(fate->invoked == 0);
-      }
+      asio::io_context ioc;
+      install(ioc, o);
+      // The handlers own the sockets: destroying them closes the sockets while the
+      // reactor shuts down.
+      auto p = std::make_shared<tcp_pair>(make_tcp_pair(ioc));
+      static char buf[8];
+      p->server.async_read_some(asio::buffer(buf), tracked_handler(fate, p));
+      p->client.async_wait(tcp::socket::wait_read, tracked_handler(fate, p));
+      p.reset();
+      ioc.run_for(std::chrono::milliseconds(50));
       BOOST_TEST(fate->invoked == 0);
-      BOOST_TEST(fate->destroyed == 2);
     }
-  }
+    BOOST_TEST(fate->invoked == 0);
+    BOOST_TEST(fate->destroyed == 2);
+  });
   BOOST_TEST(thread_count() == threads_before);
 }
 
 BOOST_AUTO_TEST_CASE(close_completes_pending_operations_once_with_operation_aborted)
 {
-  for (const auto& o : all_configurations())
-  {
-    BOOST_TEST_CONTEXT(describe(o))
-    {
-      asio::io_context ioc;
-      an::reactor& r = install(ioc, o);
-      auto p = make_tcp_pair(ioc);
-      char buf[8];
-      std::vector<error_code> results;
-      p.server.async_read_some(asio::buffer(buf),
-                               [&](error_code ec, std::size_t) { results.push_back(ec); });
-      p.server.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
-      ioc.run_for(std::chrono::milliseconds(20));
-      BOOST_TEST(results.empty());
-      p.server.close();
-      ioc.restart();
-      ioc.run_for(std::chrono::seconds(5));
-      BOOST_REQUIRE(results.size() == 2u);
-      for (const error_code& ec : results)
-        BOOST_TEST((ec == asio::error::operation_aborted));
-      // The REMOVE handshake finished: the port has forgotten the socket.
-      BOOST_TEST(r.statistics().registered_sockets <= 1u);
-    }
-  }
+  for_each_reactor_options([&](const an::reactor_options& o) {
+    asio::io_context ioc;
+    an::reactor& r = install(ioc, o);
+    auto p = make_tcp_pair(ioc);
+    char buf[8];
+    std::vector<error_code> results;
+    p.server.async_read_some(asio::buffer(buf),
+                             [&](error_code ec, std::size_t) { results.push_back(ec); });
+    p.server.async_wait(tcp::socket::wait_error, [&](error_code ec) { results.push_back(ec); });
+    ioc.run_for(std::chrono::milliseconds(20));
+    BOOST_TEST(results.empty());
+    p.server.close();
+    ioc.restart();
+    ioc.run_for(std::chrono::seconds(5));
+    BOOST_REQUIRE(results.size() == 2u);
+    for (const error_code& ec : results)
+      BOOST_TEST((ec == asio::error::operation_aborted));
+    // The REMOVE handshake finished: the port has forgotten the socket.
+    BOOST_TEST(r.statistics().registered_sockets <= 1u);
+  });
 }
 
 BOOST_AUTO_TEST_CASE(many_threads_many_connections_every_handler_once)

@@ -16,6 +16,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ inline std::string describe(const an::reactor_options& o)
          (o.trigger == an::trigger_strategy::oneshot_level ? "oneshot_level" : "persistent_edge");
 }
 
+/// Runs `body(o)` for every configuration `o` (all_configurations), each in a test context
+/// that names it.
+template <class Body>
+void for_each_reactor_options(Body body)
+{
+  for (const an::reactor_options& o : all_configurations())
+    BOOST_TEST_CONTEXT(describe(o)) { body(o); }
+}
+
 /// Create the io_context's reactor with `o` (before any socket).
 inline an::reactor& install(boost::asio::io_context& ioc, const an::reactor_options& o)
 {
@@ -98,6 +108,18 @@ using tcp_pair = basic_tcp_pair<tcp::socket>;
 inline tcp_pair make_tcp_pair(boost::asio::io_context& ioc)
 {
   return make_basic_tcp_pair<tcp>(ioc);
+}
+
+/// Starts a read of one byte into `c` on `s` whose handler checks that it succeeded and
+/// counts its calls in `calls`.
+template <class Socket>
+void start_counted_read(Socket& s, char& c, int& calls)
+{
+  s.async_read_some(boost::asio::buffer(&c, 1),
+                    [&calls](boost::system::error_code ec, std::size_t) {
+                      BOOST_TEST(!ec);
+                      ++calls;
+                    });
 }
 
 } // namespace test_support
