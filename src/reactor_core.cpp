@@ -416,7 +416,6 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
   // (completion_mode::immediate); `done`: what a failed registration update aborts.
   op_queue finished;
   op_queue done;
-  bool queued = false;
   std::exception_ptr not_started;
   if (!s || impl_->shut_down.load(std::memory_order_relaxed))
   {
@@ -456,7 +455,13 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
       if (!not_started)
       {
         op->queued();
-        queued = true;
+        // Only a queued operation tells the driver: its tracked work is what keeps the
+        // context's count above zero while an inline driver's first wait takes its own
+        // back. Told under the lock, which keeps the operation from completing: once it
+        // can, its handler may end the program's use of this reactor (the last step of a
+        // composed operation on another thread), and this call may touch nothing of it.
+        if (impl_->driver_ready.load(std::memory_order_acquire))
+          impl_->driver->operation_queued();
       }
     }
   }
@@ -465,13 +470,10 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
     op->complete(completion_mode::destroy);
     std::rethrow_exception(not_started);
   }
-  complete_immediately(finished);
-  impl_->complete(done, completion_mode::post);
-  // Only a queued operation tells the driver: its tracked work is what keeps the context's
-  // count above zero while an inline driver's first wait takes its own back. An operation
-  // whose handler an immediate executor has already run leaves nothing counted.
-  if (queued && impl_->driver_ready.load(std::memory_order_acquire))
-    impl_->driver->operation_queued();
+  if (!finished.empty())
+    complete_immediately(finished);
+  if (!done.empty())
+    impl_->complete(done, completion_mode::post);
 }
 
 std::size_t reactor_core::receive_now(descriptor_state& s, socket_ops::native_buffer* bufs,
