@@ -74,15 +74,21 @@ def tcp_connection(port):
     return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
+def recv_exactly(s, n, closed):
+    """The next `n` bytes of `s`; fails with `closed` if the peer closes first."""
+    got = b""
+    while len(got) < n:
+        chunk = s.recv(64)
+        check(chunk, closed)
+        got += chunk
+    return got
+
+
 def echo_probe(port, connect=tcp_connection, what="echo", when="after running out of descriptors"):
     """Checks that the server echoes a line on a new connection made by `connect`."""
     with connect(port) as s:
         s.sendall(b"still there?")
-        got = b""
-        while len(got) < 12:
-            chunk = s.recv(64)
-            check(chunk, f"{what} {when}: connection closed")
-            got += chunk
+        got = recv_exactly(s, 12, f"{what} {when}: connection closed")
         check(got == b"still there?", f"{what} {when}: {got!r}")
 
 
@@ -111,11 +117,7 @@ def echo_active(port, connect=None):
     with (connect or silent_connection)(port) as s:
         for i in range(int(2.5 / 0.3) + 1):
             s.sendall(b"tick")
-            got = b""
-            while len(got) < 4:
-                chunk = s.recv(64)
-                check(chunk, f"active connection closed by the server after {i * 0.3 * IDLE_TIMEOUT:.1f}s")
-                got += chunk
+            recv_exactly(s, 4, f"active connection closed by the server after {i * 0.3 * IDLE_TIMEOUT:.1f}s")
             time.sleep(0.3 * IDLE_TIMEOUT)
 
 
