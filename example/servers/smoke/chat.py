@@ -228,7 +228,7 @@ def endless_line(opt):
     feeder.start()
     port = listener.getsockname()[1]
     client = Process("endless_line_client", [opt.bin["client"], "127.0.0.1", str(port)],
-                     opt.work_dir, stdin=True, launch=opt.launch)
+                     opt.work_dir, stdin=True, launch=opt.launch, env=memory_env(opt))
     start = time.monotonic()
     try:
         client.wait(5 + opt.launch.startup)
@@ -274,7 +274,8 @@ def stdin_bound(opt):
     listener.settimeout(10 + opt.launch.startup)
     client = Process("stdin_bound_client", [opt.bin["client"], "127.0.0.1", str(listener.getsockname()[1])],
                      opt.work_dir, stdin=True, launch=opt.launch,
-                     env={"BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(CLIENT_QUEUE_LIMIT)})
+                     env={"BOOST_ASIO_NOTIFY_EXAMPLE_WRITE_QUEUE_LIMIT": str(CLIENT_QUEUE_LIMIT),
+                          **memory_env(opt)})
     conn, _ = listener.accept()
     listener.close()
     baseline = memory_baseline(client, "stdin bound")
