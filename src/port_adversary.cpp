@@ -235,6 +235,15 @@ private:
     return true;
   }
 
+  // A dequeue's part of taken_in_flight_, given back once it has admitted what it took (a
+  // later reservation then sees those packets in held_ itself).
+  struct in_flight_share
+  {
+    std::atomic<std::size_t>& in_flight;
+    std::size_t taken;
+    ~in_flight_share() { in_flight.fetch_sub(taken, std::memory_order_relaxed); }
+  };
+
   // One dequeue of the inner port. Everything that holds the packets it takes is allocated
   // before it, so that no packet is lost to a failed allocation after it.
   std::size_t dequeue_once(boost::span<packet> out, std::chrono::milliseconds timeout,
@@ -243,17 +252,21 @@ private:
     std::vector<packet> fresh(out.size());
     std::vector<packet> more(out.size());
     std::vector<packet> ready;
+    // The inner port gives at most out.size() and a top-up's worth (top_up), each packet
+    // adding at most two held ones (a copy and itself); `ready` takes what was held, what was
+    // taken and the copies, and what does not fit it goes back to `held_`.
+    const std::size_t taken = out.size() + top_up_limit(out.size());
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      // The inner port gives at most out.size() and a top-up's worth (top_up), each packet
-      // adding at most two held ones (a copy and itself); `ready` takes what was held, what
-      // was taken and the copies, and what does not fit it goes back to `held_`.
-      const std::size_t taken = out.size() + top_up_limit(out.size());
       ready.reserve(held_.size() + 2 * taken);
-      held_.reserve(2 * held_.size() + 4 * taken);
+      // Room also for the dequeues of other threads between their reservation and their
+      // admission: any of them may admit after this one.
+      held_.reserve(2 * held_.size() + 4 * (taken + taken_in_flight_));
+      taken_in_flight_ += taken;
       if (!held_.empty())
         timeout = std::chrono::milliseconds(0); // some may be due now
     }
+    const in_flight_share share{taken_in_flight_, taken};
     fresh.resize(inner_->process({}, fresh, timeout, ec));
     std::lock_guard<std::mutex> lock(mutex_);
     take_due(ready);
@@ -430,6 +443,9 @@ private:
   std::mutex mutex_; // guards everything below
   std::mt19937_64 random_;
   std::vector<held_packet> held_; // reserved before each dequeue
+  // What the dequeues between their reservation and their admission may take: each adds
+  // at most 4 held packets for each (their reservations keep room for all of them).
+  std::atomic<std::size_t> taken_in_flight_{0};
   std::unordered_map<void*, key_state> keys_;
   bool nudge_pending_ = false;
   char nudge_key_ = 0;
