@@ -470,6 +470,7 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
     op->complete(completion_mode::destroy);
     std::rethrow_exception(not_started);
   }
+  // Operations in hand keep their context's work (op_work.hpp): the reactor outlives them.
   if (!finished.empty())
     complete_immediately(finished);
   if (!done.empty())

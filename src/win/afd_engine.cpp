@@ -80,18 +80,25 @@ public:
   {
     std::lock_guard<std::mutex> lock(mutex_);
     arm_completed();
-    if (edge_watch_.empty())
-      return wait;
-    sample_edges();
-    return std::min(wait, edge_sample_interval_ms);
+    if (!edge_watch_.empty())
+    {
+      sample_edges();
+      wait = std::min(wait, edge_sample_interval_ms);
+    }
+    if (waits_long(wait))
+      ++long_waits_;
+    return wait;
   }
 
-  void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, packet* out,
+  void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, DWORD waited, packet* out,
                 entry_kind* kinds) override
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (waits_long(waited))
+      --long_waits_;
     for (std::size_t i = 0; i < count; ++i)
       kinds[i] = complete_one(entries[i], out[i]);
+    wake_a_long_wait();
   }
 
   bool poll_completed(afd_registration& reg, packet& out) override
@@ -299,6 +306,11 @@ private:
     afd_registration* reg = nullptr;
     out.value = 0;
     out.kind = packet_kind::notification;
+    if (site_->is_wake(e))
+    {
+      wake_posted_ = false;
+      return entry_kind::nothing;
+    }
     if (site_->classify(e, remove_key, reg))
     {
       out.key = remove_key;
@@ -358,6 +370,23 @@ private:
     rearm_.take(arming_);
     for (afd_registration* reg : arming_)
       arm_or_end(reg);
+  }
+
+  // --- waits (mutex_ held) ---
+
+  // A wait the engine is not called back from before it next needs to be.
+  static bool waits_long(DWORD wait) noexcept { return wait > edge_sample_interval_ms; }
+
+  // A completion dequeued by a thread that does not wait again (a look with no timeout)
+  // leaves its poll to be submitted, or its condition to be sampled, by the next
+  // before_wait. A thread already in a long wait would never make that call: it is woken,
+  // as epoll wakes a waiter for a level condition another thread's wait left ready.
+  void wake_a_long_wait()
+  {
+    if (long_waits_ == 0 || wake_posted_ || (rearm_.empty() && edge_watch_.empty()))
+      return;
+    wake_posted_ = true;
+    site_->post_wake();
   }
 
   // --- edge emulation (mutex_ held) ---
@@ -427,6 +456,8 @@ private:
   std::unordered_map<SOCKET, afd_registration*> table_;
   registration_list edge_watch_{&afd_registration::watched};
   registration_list rearm_{&afd_registration::rearming}; // completed, to be polled again
+  std::size_t long_waits_ = 0; // threads between a long before_wait and its complete
+  bool wake_posted_ = false;   // one wake in the port at a time
   std::vector<afd_registration*> sampled_;
   std::vector<afd_registration*> arming_;
   std::vector<WSAPOLLFD> poll_fds_;
@@ -436,6 +467,21 @@ private:
 } // namespace
 
 afd_engine::~afd_engine() = default;
+
+DWORD wait_once(afd_engine& engine, HANDLE iocp, DWORD wait_ms, OVERLAPPED_ENTRY* entries,
+                ULONG capacity, ULONG& received, packet* out, afd_engine::entry_kind* kinds)
+{
+  const DWORD wait = engine.before_wait(wait_ms);
+  received = 0;
+  const DWORD result =
+      ::GetQueuedCompletionStatusEx(iocp, entries, capacity, &received, wait, FALSE)
+          ? ERROR_SUCCESS
+          : ::GetLastError();
+  if (result != ERROR_SUCCESS)
+    received = 0;
+  engine.complete(entries, received, wait, out, kinds); // after a failure too: see complete
+  return result;
+}
 
 std::unique_ptr<afd_engine> open_afd_engine(std::unique_ptr<afd_poll_site> site)
 {

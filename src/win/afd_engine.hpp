@@ -48,12 +48,15 @@ public:
 
   /// Polls again for what completed since the last call and samples edge conditions: call
   /// it before each wait on the completion port. Returns `wait` (milliseconds) shortened to
-  /// when the engine needs to be called again.
+  /// when the engine needs to be called again; wait that long, then call `complete`.
   virtual DWORD before_wait(DWORD wait) = 0;
 
-  /// Sorts `count` dequeued entries into `kinds`, writing `out[i]` for each `packet`.
-  virtual void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, packet* out,
-                        entry_kind* kinds) = 0;
+  /// Sorts `count` entries dequeued in a wait of `waited` ms (what `before_wait` returned;
+  /// also after a failed wait, with no entries) into `kinds`, writing `out[i]` for each
+  /// `packet`. Wakes a thread in a long wait when what was dequeued leaves it work: polls
+  /// to submit again, conditions to sample (doc/windows.md, "The AFD backend").
+  virtual void complete(const OVERLAPPED_ENTRY* entries, std::size_t count, DWORD waited,
+                        packet* out, entry_kind* kinds) = 0;
 
   /// The poll of `reg` completed where the site's completions come (the io_context's port):
   /// true when it makes the packet `out`. Polls again for what completed at once: there is
@@ -63,6 +66,12 @@ public:
   /// How many registrations the engine holds.
   virtual std::size_t size() = 0;
 };
+
+/// One wait of up to `wait_ms` on `iocp`, the port of `engine`'s polls: before_wait, the
+/// dequeue of up to `capacity` entries into `entries` (`received` of them), complete.
+/// Returns ERROR_SUCCESS, WAIT_TIMEOUT (nothing dequeued) or the dequeue's failure.
+DWORD wait_once(afd_engine& engine, HANDLE iocp, DWORD wait_ms, OVERLAPPED_ENTRY* entries,
+                ULONG capacity, ULONG& received, packet* out, afd_engine::entry_kind* kinds);
 
 /// An AFD engine on `iocp`, or null and `ec` set (`operation_not_supported` where the system
 /// has no usable `\Device\Afd`).

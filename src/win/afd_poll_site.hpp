@@ -49,6 +49,17 @@ public:
   /// REMOVE packet posts nothing.
   virtual void post_remove(void* key) noexcept = 0;
 
+  /// Wakes one thread waiting on the engine's completion port, with an entry `is_wake`
+  /// tells; a site whose user makes no waits of the engine's own has none to wake.
+  virtual void post_wake() noexcept {}
+
+  /// Whether `e` is what `post_wake` posted.
+  virtual bool is_wake(const OVERLAPPED_ENTRY& e) const noexcept
+  {
+    static_cast<void>(e);
+    return false;
+  }
+
   /// The engine is going: `in_flight` polls of registrations it has given up are still in
   /// flight. Returns once none of them can touch the engine any more.
   virtual void abandon(std::size_t in_flight) noexcept = 0;

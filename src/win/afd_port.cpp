@@ -53,18 +53,13 @@ public:
     for (;;)
     {
       ULONG received = 0;
-      if (!::GetQueuedCompletionStatusEx(iocp, entries, wanted, &received,
-                                         engine_->before_wait(budget.left_ms()), FALSE))
+      const DWORD e =
+          wait_once(*engine_, iocp, budget.left_ms(), entries, wanted, received, translated, kinds);
+      if (e != ERROR_SUCCESS && e != WAIT_TIMEOUT)
       {
-        const DWORD e = ::GetLastError();
-        if (e != WAIT_TIMEOUT)
-        {
-          ec = win32_error(e);
-          return 0;
-        }
-        received = 0;
+        ec = win32_error(e);
+        return 0;
       }
-      engine_->complete(entries, received, translated, kinds);
       std::size_t n = 0;
       for (ULONG i = 0; i < received; ++i)
         if (kinds[i] == afd_engine::entry_kind::packet)

@@ -21,9 +21,10 @@ namespace win {
 namespace {
 
 // The completion key of the helper handle, and the lpOverlapped of a REMOVE packet that is
-// posted because no poll was in flight: addresses nothing else produces.
+// posted because no poll was in flight, and of a wake: addresses nothing else produces.
 char afd_completion_key;
 OVERLAPPED remove_packet_marker{};
+OVERLAPPED wake_packet_marker{};
 
 class port_site final : public afd_poll_site
 {
@@ -78,6 +79,16 @@ public:
   {
     ::PostQueuedCompletionStatus(iocp_, psn::event_remove, reinterpret_cast<ULONG_PTR>(key),
                                  &remove_packet_marker);
+  }
+
+  void post_wake() noexcept override
+  {
+    ::PostQueuedCompletionStatus(iocp_, 0, 0, &wake_packet_marker);
+  }
+
+  bool is_wake(const OVERLAPPED_ENTRY& e) const noexcept override
+  {
+    return e.lpOverlapped == &wake_packet_marker;
   }
 
   // Cancels every poll and waits (bounded) for their completions, so no registration is

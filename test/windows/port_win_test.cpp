@@ -12,6 +12,7 @@
 // The portable conformance suite (test/port) covers the contract itself.
 #include "port/sockets.hpp" // first: winsock2.h before windows.h
 #include "psn_double.hpp"
+#include "win/afd_engine.hpp" // the library's private AFD engine (src/)
 
 #include <boost/asio_notify/port.hpp>
 
@@ -23,6 +24,7 @@
 
 #include <array>
 #include <chrono>
+#include <memory>
 #include <ostream>
 #include <thread>
 #include <utility>
@@ -722,6 +724,71 @@ BOOST_AUTO_TEST_CASE(destroyed_port_releases_its_sockets)
       BOOST_TEST((out[0].events == an::events::out));
     }
   }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The AFD engine with two threads dequeuing from its port: the thread driver's reactor
+// thread, in a long wait, and an io thread's look, which does not wait.
+BOOST_AUTO_TEST_SUITE(afd_engine_dequeuers)
+
+// The look dequeues a completion after the reactor thread's before_wait and before its
+// wait: the poll is submitted again, or the condition sampled, only by a later before_wait,
+// so the long wait is woken for it. Without the wake it slept for good (the bench's
+// ping-pong on the thread driver, AFD, persistent edge: 1 run in about 175 under Wine).
+BOOST_AUTO_TEST_CASE(a_long_wait_is_woken_for_what_a_look_dequeued)
+{
+  namespace win = boost::asio_notify::detail::win;
+  const HANDLE iocp = ::CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 1);
+  BOOST_TEST_REQUIRE(iocp != nullptr);
+  {
+    boost::system::error_code ec;
+    const std::unique_ptr<win::afd_engine> engine = win::open_afd_engine(iocp, ec);
+    BOOST_TEST_REQUIRE(static_cast<bool>(engine), ec.message());
+    auto [client, server] = port_test::make_tcp_pair();
+    int key = 0;
+    an::registration r = entry(client.native(), &key, an::events::in, an::operation::enable,
+                               an::trigger::level | an::trigger::persistent);
+    engine->apply({&r, 1});
+    BOOST_TEST_REQUIRE(!r.result);
+    BOOST_TEST_REQUIRE(::send(server.get(), "x", 1, 0) == 1);
+    BOOST_TEST_REQUIRE(port_test::wait_readable(client.get()));
+
+    std::array<OVERLAPPED_ENTRY, 4> entries{};
+    std::array<an::packet, 4> out{};
+    std::array<win::afd_engine::entry_kind, 4> kinds{};
+    const DWORD long_wait = engine->before_wait(20000); // the reactor thread, about to wait
+
+    ULONG looked = 0; // the look: no wait of its own, so it tries until the poll completes
+    for (int tries = 0; tries < 500 && looked == 0; ++tries)
+    {
+      if (win::wait_once(*engine, iocp, 0, entries.data(), 4, looked, out.data(), kinds.data()) ==
+          WAIT_TIMEOUT)
+        std::this_thread::sleep_for(milliseconds(10));
+    }
+    BOOST_TEST_REQUIRE(looked == 1u);
+    BOOST_TEST_REQUIRE((kinds[0] == win::afd_engine::entry_kind::packet));
+    BOOST_TEST((out[0].events == an::events::in));
+
+    // The reactor thread's wait: woken, not left to its 20 s.
+    ULONG woken = 0;
+    const bool got =
+        ::GetQueuedCompletionStatusEx(iocp, entries.data(), 4, &woken, long_wait, FALSE) != FALSE;
+    const DWORD error = got ? 0 : ::GetLastError();
+    BOOST_TEST_REQUIRE(got, "the long wait was not woken: error " << error);
+    engine->complete(entries.data(), woken, long_wait, out.data(), kinds.data());
+    BOOST_TEST(woken == 1u);
+    BOOST_TEST((kinds[0] == win::afd_engine::entry_kind::nothing));
+
+    // Its next wait submits the poll again: the byte, still unread, is reported again.
+    ULONG again = 0;
+    BOOST_TEST_REQUIRE(win::wait_once(*engine, iocp, 5000, entries.data(), 4, again, out.data(),
+                                      kinds.data()) == static_cast<DWORD>(ERROR_SUCCESS));
+    BOOST_TEST_REQUIRE(again == 1u);
+    BOOST_TEST((kinds[0] == win::afd_engine::entry_kind::packet));
+    BOOST_TEST(out[0].key == &key);
+  }
+  ::CloseHandle(iocp);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -413,15 +413,10 @@ DWORD dequeue(HANDLE port, win::afd_engine& engine, UINT32 timeout_ms, OVERLAPPE
   for (;;)
   {
     ULONG got = 0;
-    if (!::GetQueuedCompletionStatusEx(port, out, capacity, &got,
-                                       engine.before_wait(budget.left_ms()), FALSE))
-    {
-      const DWORD error = ::GetLastError();
-      if (error != WAIT_TIMEOUT)
-        return error;
-      got = 0;
-    }
-    engine.complete(out, got, translated.data(), kinds.data());
+    const DWORD error = win::wait_once(engine, port, budget.left_ms(), out, capacity, got,
+                                       translated.data(), kinds.data());
+    if (error != ERROR_SUCCESS && error != WAIT_TIMEOUT)
+      return error;
     ULONG kept = 0;
     for (ULONG i = 0; i < got; ++i)
       if (kinds[i] == win::afd_engine::entry_kind::packet)
