@@ -9,9 +9,9 @@
 // driver whose second reactor thread cannot start lose no packet, leak no hand-off and end
 // in an exception, not in terminate(). The driver's parts are taken one at a time (src/),
 // with a recording packet handler, so that each failure is injected where it is meant.
-#include "io_thread_look.hpp"
-#include "reactor_driver.hpp"
-#include "shared_batch.hpp"
+#include "drivers/io_thread_look.hpp"
+#include "drivers/reactor_driver.hpp"
+#include "drivers/shared_batch.hpp"
 
 #include "support/gated_executor.hpp"
 #include "support/tcp_pair.hpp"
