@@ -49,7 +49,7 @@ boost::asio::any_io_executor context_executor_of(const boost::asio::any_io_execu
 // null, and `fallback` says why.
 std::unique_ptr<reactor_driver>
 io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_options& options,
-                       port& p, packet_handler& handler, const char*& fallback)
+                       port& p, driven_reactor& reactor, const char*& fallback)
 {
   boost::asio::io_context* ioc = io_context_of(io_executor);
   if (!ioc)
@@ -62,7 +62,7 @@ io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_
     fallback = "io_context_port polls through AFD, and this reactor's port is not on AFD";
     return nullptr;
   }
-  auto driver = make_io_context_port_driver(*ioc, handler);
+  auto driver = make_io_context_port_driver(*ioc, reactor);
   if (!driver)
   {
     fallback = "io_context_port needs Asio's completion-port io_context, of the shape checked "
@@ -82,27 +82,27 @@ io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_
 
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
-                                            packet_handler& handler, const char*& fallback)
+                                            driven_reactor& reactor, const char*& fallback)
 {
   fallback = nullptr;
   if (options.driver == driver_kind::io_context_port)
   {
-    if (auto driver = io_context_port_driver(io_executor, options, p, handler, fallback))
+    if (auto driver = io_context_port_driver(io_executor, options, p, reactor, fallback))
       return driver;
     options.driver = driver_kind::inline_driver; // the next best where the platform has it
   }
   if (options.driver != driver_kind::thread)
     if (boost::asio::io_context* ioc = io_context_of(io_executor))
-      if (auto driver = make_inline_driver(*ioc, options, p, handler))
+      if (auto driver = make_inline_driver(*ioc, options, p, reactor))
         return driver;
   options.driver = driver_kind::thread;
-  return make_thread_driver(p, handler, options, context_executor_of(io_executor));
+  return make_thread_driver(p, reactor, options, context_executor_of(io_executor));
 }
 
 #if !defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
 // Asio's io_context runs on a completion port on Windows alone (src/win/ has the driver).
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context&,
-                                                            packet_handler&)
+                                                            driven_reactor&)
 {
   return nullptr;
 }

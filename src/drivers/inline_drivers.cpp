@@ -39,12 +39,12 @@ namespace {
 
 /// What both inline drivers share: a dequeue without waiting, handled in the thread that
 /// made it. Why: doc/design.md, "inline_driver (the Linux default)".
-class port_batch
+class inline_dequeuer
 {
 public:
-  port_batch(boost::asio::io_context& ioc, port& p, packet_handler& handler, std::size_t batch)
+  inline_dequeuer(boost::asio::io_context& ioc, port& p, driven_reactor& reactor, std::size_t batch)
       : ioc_(ioc), target_{batch_site::this_thread, ioc.get_executor(), nullptr}, port_(p),
-        handler_(handler), packets_(batch)
+        reactor_(reactor), packets_(batch)
   {
   }
 
@@ -53,7 +53,7 @@ public:
   {
     boost::system::error_code ec;
     count_ = port_.dequeue(packets_, std::chrono::milliseconds(0), ec);
-    handler_.counters.dequeued(count_);
+    reactor_.counters.dequeued(count_);
     return count_ != 0;
   }
 
@@ -77,9 +77,9 @@ public:
     {
       return handle_in_place(rearm);
     }
-    partition_dequeued(handler_, packets_.data(), count_, nullptr, io);
+    partition_dequeued(reactor_, packets_.data(), count_, nullptr, io);
     rearm(exhausted());
-    perform_dequeued(handler_, io, target_);
+    perform_dequeued(reactor_, io, target_);
   }
 
   boost::asio::io_context& context() const noexcept { return ioc_; }
@@ -93,16 +93,16 @@ private:
   {
     op_queue done;
     for (std::size_t i = 0; i < count_; ++i)
-      handler_.handle(packets_[i], done);
+      reactor_.handle(packets_[i], done);
     rearm(exhausted());
-    handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
+    reactor_.complete(done, completion_mode::dispatch, completion_mode::defer);
   }
 
 private:
   boost::asio::io_context& ioc_;
   const batch_target target_; // made once: helpers are posted to its executor
   port& port_;
-  packet_handler& handler_;
+  driven_reactor& reactor_;
   std::vector<packet> packets_;
   std::size_t count_ = 0;
 };
@@ -120,13 +120,13 @@ class asio_reactor_waiter final
     : public std::enable_shared_from_this<asio_reactor_waiter<Reactor, Operation, Scheduler>>
 {
 public:
-  asio_reactor_waiter(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+  asio_reactor_waiter(boost::asio::io_context& ioc, port& p, driven_reactor& reactor,
                       std::size_t batch)
-      : batch_(ioc, p, handler, batch), reactor_(boost::asio::use_service<Reactor>(ioc)),
+      : dequeuer_(ioc, p, reactor, batch), asio_reactor_(boost::asio::use_service<Reactor>(ioc)),
         scheduler_(boost::asio::use_service<Scheduler>(ioc)), op_(*this)
   {
-    reactor_.init_task();
-    if (int err = reactor_.register_descriptor(p.native_handle(), descriptor_data_))
+    asio_reactor_.init_task();
+    if (int err = asio_reactor_.register_descriptor(p.native_handle(), descriptor_data_))
       throw boost::system::system_error(err, boost::system::system_category(),
                                         "boost::asio_notify::reactor: inline driver");
   }
@@ -136,8 +136,8 @@ public:
   void arm(bool continuation)
   {
     op_.keep_alive = this->shared_from_this();
-    reactor_.start_op(Reactor::read_op, batch_.the_port().native_handle(), descriptor_data_, &op_,
-                      continuation, true);
+    asio_reactor_.start_op(Reactor::read_op, dequeuer_.the_port().native_handle(), descriptor_data_,
+                           &op_, continuation, true);
     scheduler_.work_finished();
   }
 
@@ -147,8 +147,9 @@ public:
   void stop()
   {
     stopped_ = true;
-    reactor_.deregister_descriptor(batch_.the_port().native_handle(), descriptor_data_, false);
-    reactor_.cleanup_descriptor_data(descriptor_data_);
+    asio_reactor_.deregister_descriptor(dequeuer_.the_port().native_handle(), descriptor_data_,
+                                        false);
+    asio_reactor_.cleanup_descriptor_data(descriptor_data_);
   }
 
 private:
@@ -163,10 +164,10 @@ private:
     // In Asio's perform_io.
     static typename Operation::status do_perform(boost::asio::detail::reactor_op* base)
     {
-      port_batch& batch = static_cast<wait_op*>(base)->waiter.batch_;
-      if (!batch.dequeue_now())
+      inline_dequeuer& dequeuer = static_cast<wait_op*>(base)->waiter.dequeuer_;
+      if (!dequeuer.dequeue_now())
         return Operation::not_done;
-      return batch.exhausted() ? Operation::done_and_exhausted : Operation::done;
+      return dequeuer.exhausted() ? Operation::done_and_exhausted : Operation::done;
     }
 
     static void do_complete(void* owner, boost::asio::detail::scheduler_operation* base,
@@ -186,11 +187,11 @@ private:
     scheduler_.work_started(); // for the scheduler's work_finished() after us
     if (ec || stopped_)
       return; // deregistered: the reactor is shutting down
-    batch_.handle([this](bool continuation) { arm(continuation); });
+    dequeuer_.handle([this](bool continuation) { arm(continuation); });
   }
 
-  port_batch batch_;
-  Reactor& reactor_;
+  inline_dequeuer dequeuer_;
+  Reactor& asio_reactor_;
   Scheduler& scheduler_;
   typename Reactor::per_descriptor_data descriptor_data_ = nullptr;
   wait_op op_;
@@ -205,9 +206,9 @@ template <class Executor>
 class descriptor_waiter final : public std::enable_shared_from_this<descriptor_waiter<Executor>>
 {
 public:
-  descriptor_waiter(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+  descriptor_waiter(boost::asio::io_context& ioc, port& p, driven_reactor& reactor,
                     std::size_t batch)
-      : batch_(ioc, p, handler, batch), descriptor_(std::in_place, ioc, p.native_handle())
+      : dequeuer_(ioc, p, reactor, batch), descriptor_(std::in_place, ioc, p.native_handle())
   {
   }
 
@@ -229,16 +230,16 @@ public:
   }
 
 private:
-  Executor work() const { return batch_.context().get_executor(); }
+  Executor work() const { return dequeuer_.context().get_executor(); }
 
   void on_ready(const boost::system::error_code& ec)
   {
     work().on_work_started(); // for the scheduler's count after this handler
     if (ec || stopped_)
       return;
-    if (!batch_.dequeue_now())
+    if (!dequeuer_.dequeue_now())
       return arm(true); // nothing after all (another thread took it): wait again
-    batch_.handle([this](bool continuation) { arm(continuation); });
+    dequeuer_.handle([this](bool continuation) { arm(continuation); });
   }
 
   struct ready_handler
@@ -252,7 +253,7 @@ private:
   // On the io_context's own executor type: no type-erased executor per wait.
   using descriptor = boost::asio::posix::basic_stream_descriptor<Executor>;
 
-  port_batch batch_;
+  inline_dequeuer dequeuer_;
   std::optional<descriptor> descriptor_;
   basic_arena<256> slot_; // one wait at a time
   bool stopped_ = false;
@@ -265,9 +266,9 @@ template <class Waiter>
 class inline_driver_with final : public reactor_driver
 {
 public:
-  inline_driver_with(boost::asio::io_context& ioc, port& p, packet_handler& handler,
+  inline_driver_with(boost::asio::io_context& ioc, port& p, driven_reactor& reactor,
                      const reactor_options& options)
-      : waiter_(std::make_shared<Waiter>(ioc, p, handler, options.batch_size))
+      : waiter_(std::make_shared<Waiter>(ioc, p, reactor, options.batch_size))
   {
   }
 
@@ -304,16 +305,16 @@ using inline_portable_driver = inline_driver_with<descriptor_waiter<Executor>>;
 template <class Reactor, class Operation, class Scheduler, class Executor>
 std::unique_ptr<reactor_driver> choose_inline_driver(boost::asio::io_context& ioc,
                                                      reactor_options& options, port& p,
-                                                     packet_handler& handler)
+                                                     driven_reactor& reactor)
 {
   if constexpr (asio_reactor_shape<Reactor, Operation, Scheduler>::value)
     if (options.driver == driver_kind::inline_driver)
-      return std::make_unique<inline_driver<Reactor, Operation, Scheduler>>(ioc, p, handler,
+      return std::make_unique<inline_driver<Reactor, Operation, Scheduler>>(ioc, p, reactor,
                                                                             options);
   if constexpr (has_work_counting<Executor>::value)
   {
     options.driver = driver_kind::inline_portable;
-    return std::make_unique<inline_portable_driver<Executor>>(ioc, p, handler, options);
+    return std::make_unique<inline_portable_driver<Executor>>(ioc, p, reactor, options);
   }
   return nullptr;
 }
@@ -324,16 +325,16 @@ std::unique_ptr<reactor_driver> choose_inline_driver(boost::asio::io_context& io
 
 std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
                                                    reactor_options& options, port& p,
-                                                   packet_handler& handler)
+                                                   driven_reactor& reactor)
 {
 #if defined(BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS)
   return choose_inline_driver<asio_reactor, asio_operation, asio_scheduler,
-                              boost::asio::io_context::executor_type>(ioc, options, p, handler);
+                              boost::asio::io_context::executor_type>(ioc, options, p, reactor);
 #else
   static_cast<void>(ioc);
   static_cast<void>(options);
   static_cast<void>(p);
-  static_cast<void>(handler);
+  static_cast<void>(reactor);
   return nullptr; // the thread driver, then
 #endif
 }

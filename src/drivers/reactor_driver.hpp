@@ -26,8 +26,9 @@ class io_context;
 namespace asio_notify {
 namespace detail {
 
-/// What a driver hands dequeued packets to (the reactor core).
-class packet_handler
+/// The reactor as its driver sees it (reactor_core::impl): what the driver hands dequeued
+/// packets to, and what it counts in.
+class driven_reactor
 {
 public:
   /// Act on one packet, however late or stale; operations it finishes are appended to
@@ -40,7 +41,7 @@ public:
   reactor_counters counters;
 
 protected:
-  ~packet_handler() = default;
+  ~driven_reactor() = default;
 };
 
 /// A way of running the port's dequeue.
@@ -71,24 +72,24 @@ public:
 /// `fallback` why). In driver_factory.cpp.
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
                                             reactor_options& options, port& p,
-                                            packet_handler& handler, const char*& fallback);
+                                            driven_reactor& reactor, const char*& fallback);
 
 /// The io_context_port driver on `ioc`'s completion port; null where this Boost's io_context
 /// is not of the shape it needs (io_context_port_shape.hpp) or not on Windows. In
 /// win/io_context_port_driver.cpp (elsewhere driver_factory.cpp).
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context& ioc,
-                                                            packet_handler& handler);
+                                                            driven_reactor& reactor);
 
 /// The inline driver `options.driver` asks for, or the next best one that this Boost and
 /// this io_context allow (`options.driver` says which); null where neither can run. In
 /// inline_drivers.cpp.
 std::unique_ptr<reactor_driver> make_inline_driver(boost::asio::io_context& ioc,
                                                    reactor_options& options, port& p,
-                                                   packet_handler& handler);
+                                                   driven_reactor& reactor);
 
 /// Reactor threads that hand their batches to `context_executor`'s threads, or perform
 /// them where it is empty. In thread_driver.cpp.
-std::unique_ptr<reactor_driver> make_thread_driver(port& p, packet_handler& handler,
+std::unique_ptr<reactor_driver> make_thread_driver(port& p, driven_reactor& reactor,
                                                    const reactor_options& options,
                                                    boost::asio::any_io_executor context_executor);
 

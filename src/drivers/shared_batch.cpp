@@ -37,8 +37,8 @@ void shared_batch::work(const std::shared_ptr<shared_batch>& self)
     else
       b.perform_uninvited(self, i);
   }
-  if (b.done_)
-    b.done_->batch_done();
+  if (b.done_hook_)
+    b.done_hook_->batch_done();
 }
 
 void shared_batch::invite(const std::shared_ptr<shared_batch>& self)
@@ -79,13 +79,13 @@ void shared_batch::perform_uninvited(const std::shared_ptr<shared_batch>& self, 
 void shared_batch::perform(std::size_t i)
 {
   if (std::this_thread::get_id() != dequeuer_)
-    reactor_counters::add(handler_.counters.packets_handed_over);
+    reactor_counters::add(reactor_.counters.packets_handed_over);
   op_queue done;
-  handler_.handle(packets_[i], done);
-  handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
+  reactor_.handle(packets_[i], done);
+  reactor_.complete(done, completion_mode::dispatch, completion_mode::defer);
 }
 
-bool partition_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
+bool partition_dequeued(driven_reactor& reactor, const packet* packets, std::size_t n,
                         const void* exit_key, std::vector<packet>& io)
 {
   io.clear();
@@ -97,7 +97,7 @@ bool partition_dequeued(packet_handler& handler, const packet* packets, std::siz
     if (p.kind == packet_kind::user && p.key == exit_key)
       exit_seen = true;
     else if (p.kind == packet_kind::user || has_any(p.events, events::remove))
-      handler.handle(p, none);
+      reactor.handle(p, none);
     else
       io.push_back(p);
   }
@@ -107,12 +107,12 @@ bool partition_dequeued(packet_handler& handler, const packet* packets, std::siz
 namespace {
 
 /// A batch of `io` for the context's threads, or null when there is no memory for it.
-std::shared_ptr<shared_batch> make_batch(packet_handler& handler, const std::vector<packet>& io,
+std::shared_ptr<shared_batch> make_batch(driven_reactor& reactor, const std::vector<packet>& io,
                                          const batch_target& to) noexcept
 {
   try
   {
-    return std::make_shared<shared_batch>(handler, io, to);
+    return std::make_shared<shared_batch>(reactor, io, to);
   }
   catch (const std::bad_alloc&)
   {
@@ -122,9 +122,9 @@ std::shared_ptr<shared_batch> make_batch(packet_handler& handler, const std::vec
 
 /// Hands `io` to the context's threads; false, having changed nothing, when there is no
 /// memory for the batch or its post.
-bool hand_over(packet_handler& handler, const std::vector<packet>& io, const batch_target& to)
+bool hand_over(driven_reactor& reactor, const std::vector<packet>& io, const batch_target& to)
 {
-  std::shared_ptr<shared_batch> batch = make_batch(handler, io, to);
+  std::shared_ptr<shared_batch> batch = make_batch(reactor, io, to);
   if (!batch)
     return false;
   to.gate->handing_over();
@@ -147,24 +147,24 @@ bool hand_over(packet_handler& handler, const std::vector<packet>& io, const bat
 
 } // namespace
 
-void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
+void perform_dequeued(driven_reactor& reactor, const std::vector<packet>& io,
                       const batch_target& to)
 {
   // Without memory to hand the batch over, the reactor thread performs it and posts the
   // handlers, as where there is no context.
-  if (to.where == batch_site::context && !io.empty() && hand_over(handler, io, to))
+  if (to.where == batch_site::context && !io.empty() && hand_over(reactor, io, to))
     return;
   if (to.where == batch_site::this_thread && io.size() > 1)
-    if (std::shared_ptr<shared_batch> batch = make_batch(handler, io, to))
+    if (std::shared_ptr<shared_batch> batch = make_batch(reactor, io, to))
       return shared_batch::work(batch);
   op_queue done;
   for (const packet& p : io)
-    handler.handle(p, done);
+    reactor.handle(p, done);
   if (to.where != batch_site::this_thread)
-    return handler.complete(done, completion_mode::post, completion_mode::post);
-  handler.complete(done, completion_mode::dispatch, completion_mode::defer);
-  if (to.done)
-    to.done->batch_done();
+    return reactor.complete(done, completion_mode::post, completion_mode::post);
+  reactor.complete(done, completion_mode::dispatch, completion_mode::defer);
+  if (to.done_hook)
+    to.done_hook->batch_done();
 }
 
 void post_exit(port& p, void* exit_key) noexcept

@@ -25,7 +25,7 @@ namespace asio_notify {
 namespace detail {
 
 /// Told by an io_context thread that has done its share of a batch (the thread driver's
-/// look into the port, io_thread_look.hpp).
+/// look into the port, io_thread_dequeuer.hpp).
 class batch_done_hook
 {
 public:
@@ -44,14 +44,14 @@ enum class batch_site
 };
 
 /// Where a driver's dequeued packets go: `executor` is the io_context's (or thread pool's),
-/// `gate` a reactor thread's hand-over limit (context only), `done` told by each io thread
+/// `gate` a reactor thread's hand-over limit (context only), `done_hook` told by each io thread
 /// that has done its share (may be null).
 struct batch_target
 {
   batch_site where;
   boost::asio::any_io_executor executor;
   std::shared_ptr<handoff_gate> gate;
-  batch_done_hook* done = nullptr;
+  batch_done_hook* done_hook = nullptr;
 };
 
 /// A batch of I/O packets that every io_context thread working on it claims one packet at
@@ -59,9 +59,9 @@ struct batch_target
 class shared_batch final
 {
 public:
-  shared_batch(packet_handler& handler, const std::vector<packet>& packets, const batch_target& to)
-      : handler_(handler), executor_(to.executor), packets_(packets),
-        dequeuer_(std::this_thread::get_id()), gate_(to.gate), done_(to.done)
+  shared_batch(driven_reactor& reactor, const std::vector<packet>& packets, const batch_target& to)
+      : reactor_(reactor), executor_(to.executor), packets_(packets),
+        dequeuer_(std::this_thread::get_id()), gate_(to.gate), done_hook_(to.done_hook)
   {
   }
 
@@ -81,12 +81,12 @@ private:
   void perform(std::size_t i);
   void perform_uninvited(const std::shared_ptr<shared_batch>& self, std::size_t i);
 
-  packet_handler& handler_;
+  driven_reactor& reactor_;
   boost::asio::any_io_executor executor_;
   std::vector<packet> packets_;
   std::thread::id dequeuer_;
   std::shared_ptr<handoff_gate> gate_; // a reactor thread's, for the batches it hands over
-  batch_done_hook* done_;              // told when a thread finds nothing left to claim
+  batch_done_hook* done_hook_;         // told when a thread finds nothing left to claim
   std::atomic<std::size_t> next_{0};
 };
 
@@ -94,13 +94,13 @@ private:
 /// I/O packets copied to `io` (the port's buffer is the next dequeue's). Returns whether
 /// the user packet with `exit_key` was among them. Allocates nothing when `io` has room
 /// for `n`.
-bool partition_dequeued(packet_handler& handler, const packet* packets, std::size_t n,
+bool partition_dequeued(driven_reactor& reactor, const packet* packets, std::size_t n,
                         const void* exit_key, std::vector<packet>& io);
 
 /// The second half: the I/O packets performed where `to` says. `io` is read before any
 /// handler runs, so a handler that runs the io_context (and dequeues) inside may reuse it.
 /// Without memory for a batch they are performed here, in order: no packet is dropped.
-void perform_dequeued(packet_handler& handler, const std::vector<packet>& io,
+void perform_dequeued(driven_reactor& reactor, const std::vector<packet>& io,
                       const batch_target& to);
 
 /// Posts the reactor threads' exit packet, retrying while the port has no memory for it:

@@ -8,7 +8,7 @@
 // context's threads. Why: doc/design.md, "thread (the Windows default)".
 
 #include "exception_mailbox.hpp"
-#include "io_thread_look.hpp"
+#include "io_thread_dequeuer.hpp"
 #include "reactor_driver.hpp"
 #include "shared_batch.hpp"
 
@@ -31,13 +31,13 @@ namespace {
 class thread_driver final : public reactor_driver
 {
 public:
-  thread_driver(port& p, packet_handler& handler, const reactor_options& options,
+  thread_driver(port& p, driven_reactor& reactor, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
-      : port_(p), handler_(handler), batch_size_(options.batch_size),
-        look_(p, handler, options.batch_size, context_executor, &exit_key_),
+      : port_(p), reactor_(reactor), batch_size_(options.batch_size),
+        io_dequeuer_(p, reactor, options.batch_size, context_executor, &exit_key_),
         target_{context_executor ? batch_site::context : batch_site::reactor_thread,
                 std::move(context_executor), std::make_shared<handoff_gate>(options.threads),
-                &look_}
+                &io_dequeuer_}
   {
     try
     {
@@ -59,7 +59,7 @@ public:
   void stop() override
   {
     std::lock_guard<std::mutex> lock(stop_mutex_);
-    look_.stop();
+    io_dequeuer_.stop();
     if (threads_.empty())
       return;
     target_.gate->open(); // a context that no longer runs must not hold a thread back
@@ -85,11 +85,11 @@ private:
     {
       boost::system::error_code ec;
       std::size_t n = dequeue(b, ec);
-      handler_.counters.dequeued(n);
-      exit_seen = partition_dequeued(handler_, b.dequeued.data(), n, &exit_key_, b.io);
+      reactor_.counters.dequeued(n);
+      exit_seen = partition_dequeued(reactor_, b.dequeued.data(), n, &exit_key_, b.io);
       try
       {
-        perform_dequeued(handler_, b.io, target_);
+        perform_dequeued(reactor_, b.io, target_);
       }
       catch (...)
       {
@@ -131,11 +131,11 @@ private:
   }
 
   port& port_;
-  packet_handler& handler_;
+  driven_reactor& reactor_;
   const std::size_t batch_size_;
   char exit_key_ = 0;
-  io_thread_look look_;       // what an io thread does once it has done its share
-  const batch_target target_; // a reactor thread's batches: to the context
+  io_thread_dequeuer io_dequeuer_; // what an io thread does once it has done its share
+  const batch_target target_;      // a reactor thread's batches: to the context
   // Made before the threads: it delivers their exceptions without allocating.
   const std::shared_ptr<exception_mailbox> thrown_ = std::make_shared<exception_mailbox>();
   std::mutex stop_mutex_;
@@ -144,11 +144,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<reactor_driver> make_thread_driver(port& p, packet_handler& handler,
+std::unique_ptr<reactor_driver> make_thread_driver(port& p, driven_reactor& reactor,
                                                    const reactor_options& options,
                                                    boost::asio::any_io_executor context_executor)
 {
-  return std::make_unique<thread_driver>(p, handler, options, std::move(context_executor));
+  return std::make_unique<thread_driver>(p, reactor, options, std::move(context_executor));
 }
 
 } // namespace detail

@@ -55,7 +55,7 @@ reactor_options with_adversary(reactor_options o)
 
 } // namespace
 
-struct reactor_core::impl final : packet_handler
+struct reactor_core::impl final : driven_reactor
 {
   explicit impl(const reactor_options& o)
       : options(with_adversary(o)), the_port(options.backend, *options.adversary)

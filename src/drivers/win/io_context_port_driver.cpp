@@ -174,8 +174,8 @@ class io_context_port_driver final : public reactor_driver,
   using site = io_context_site<Scheduler, Operation>;
 
 public:
-  io_context_port_driver(boost::asio::io_context& ioc, packet_handler& handler)
-      : engine_(open_afd_engine(std::make_unique<site>(ioc, as_receiver()))), handler_(handler)
+  io_context_port_driver(boost::asio::io_context& ioc, driven_reactor& reactor)
+      : engine_(open_afd_engine(std::make_unique<site>(ioc, as_receiver()))), reactor_(reactor)
   {
   }
 
@@ -202,14 +202,14 @@ private:
     packet p;
     if (!engine_->poll_completed(reg, p))
       return;
-    handler_.counters.dequeued(1);
+    reactor_.counters.dequeued(1);
     op_queue done;
-    handler_.handle(p, done);
-    handler_.complete(done, completion_mode::dispatch, completion_mode::defer);
+    reactor_.handle(p, done);
+    reactor_.complete(done, completion_mode::dispatch, completion_mode::defer);
   }
 
   std::unique_ptr<afd_engine> engine_;
-  packet_handler& handler_;
+  driven_reactor& reactor_;
 };
 
 } // namespace
@@ -218,18 +218,18 @@ private:
 // The driver where this Boost's io_context has the shape it was written for; else null.
 template <class Scheduler, class Operation>
 std::unique_ptr<reactor_driver> make_driver_on(boost::asio::io_context& ioc,
-                                               packet_handler& handler)
+                                               driven_reactor& reactor)
 {
   if constexpr (has_io_context_port)
-    return std::make_unique<win::io_context_port_driver<Scheduler, Operation>>(ioc, handler);
+    return std::make_unique<win::io_context_port_driver<Scheduler, Operation>>(ioc, reactor);
   else
     return nullptr;
 }
 
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context& ioc,
-                                                            packet_handler& handler)
+                                                            driven_reactor& reactor)
 {
-  return make_driver_on<asio_iocp_scheduler, asio_iocp_operation>(ioc, handler);
+  return make_driver_on<asio_iocp_scheduler, asio_iocp_operation>(ioc, reactor);
 }
 
 #endif

@@ -6,8 +6,8 @@
 //
 // The thread driver's io threads looking into the port themselves once they have done
 // their share of a batch. Why: doc/design.md, "thread (the Windows default)".
-#ifndef BOOST_ASIO_NOTIFY_SRC_DRIVERS_IO_THREAD_LOOK_HPP
-#define BOOST_ASIO_NOTIFY_SRC_DRIVERS_IO_THREAD_LOOK_HPP
+#ifndef BOOST_ASIO_NOTIFY_SRC_DRIVERS_IO_THREAD_DEQUEUER_HPP
+#define BOOST_ASIO_NOTIFY_SRC_DRIVERS_IO_THREAD_DEQUEUER_HPP
 
 #include "shared_batch.hpp"
 
@@ -23,15 +23,16 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/// One non-waiting dequeue, deferred behind the handlers an io thread has queued; one io
-/// thread looks at a time, and looks that keep finding nothing become rarer.
-class io_thread_look final : public batch_done_hook
+/// The io threads' own dequeues: each a look into the port without waiting, deferred behind
+/// the handlers an io thread has queued; one io thread looks at a time, and looks that keep
+/// finding nothing become rarer.
+class io_thread_dequeuer final : public batch_done_hook
 {
 public:
   /// `exit_key`: the reactor threads' exit packet, passed on to them when seen here.
-  io_thread_look(port& p, packet_handler& handler, std::size_t batch_size,
-                 boost::asio::any_io_executor context_executor, void* exit_key)
-      : port_(p), handler_(handler),
+  io_thread_dequeuer(port& p, driven_reactor& reactor, std::size_t batch_size,
+                     boost::asio::any_io_executor context_executor, void* exit_key)
+      : port_(p), reactor_(reactor),
         batch_size_(batch_size), target_{batch_site::this_thread, std::move(context_executor),
                                          nullptr, this},
         exit_key_(exit_key)
@@ -85,21 +86,21 @@ private:
       looking_.store(false, std::memory_order_release); // the next batch may look again
       throw;
     }
-    reactor_counters::add(handler_.counters.io_thread_looks);
-    handler_.counters.dequeued(n);
+    reactor_counters::add(reactor_.counters.io_thread_looks);
+    reactor_.counters.dequeued(n);
     // A single miss is no sign: a reactor thread may have taken what this look was for.
     misses_ = n == 0 ? std::min(misses_ + 1, 7) : 0; // only the looking thread writes it
     batches_to_skip_.store(misses_ < 2 ? 0 : (1 << (misses_ - 1)) - 1, std::memory_order_relaxed);
     looking_.store(false, std::memory_order_release); // its batch may look again
     if (n == 0)
       return;
-    if (partition_dequeued(handler_, buffer.data(), n, exit_key_, io))
+    if (partition_dequeued(reactor_, buffer.data(), n, exit_key_, io))
       post_exit(port_, exit_key_); // the reactor threads' exit: theirs to see
-    perform_dequeued(handler_, io, target_);
+    perform_dequeued(reactor_, io, target_);
   }
 
   port& port_;
-  packet_handler& handler_;
+  driven_reactor& reactor_;
   const std::size_t batch_size_;
   const batch_target target_; // performed in the looking thread
   void* const exit_key_;
