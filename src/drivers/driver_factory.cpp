@@ -66,7 +66,7 @@ io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_
   if (!driver)
   {
     fallback = "io_context_port needs Asio's completion-port io_context, of the shape checked "
-               "in src/io_context_port_shape.hpp";
+               "in src/drivers/io_context_port_shape.hpp";
     return nullptr;
   }
   if (options.trigger != trigger_strategy::oneshot_level)

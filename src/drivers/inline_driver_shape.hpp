@@ -18,7 +18,7 @@
 // Both inline drivers wait for the port's descriptor in the io_context's reactor, which
 // must then be Asio's epoll reactor (not io_uring, not select).
 #define BOOST_ASIO_NOTIFY_HAS_INLINE_DRIVERS 1
-// Asio's reactor interface, used by inline_driver (src/inline_drivers.cpp).
+// Asio's reactor interface, used by inline_driver (inline_drivers.cpp).
 #include <boost/asio/detail/epoll_reactor.hpp>
 #include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/detail/scheduler.hpp>
