@@ -4,9 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The table behind the reactor's completion keys (src/descriptor_state_table.hpp): a key names
-// one socket of one slot, never freed memory, however late it comes back.
-#include "descriptor_state_table.hpp"
+// The table behind the reactor's completion keys (src/reactor/descriptor_state_table.hpp): a
+// key names one socket of one slot, never freed memory, however late it comes back.
+#include "reactor/descriptor_state_table.hpp"
 
 #include <boost/test/unit_test.hpp>
 

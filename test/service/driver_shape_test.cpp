@@ -5,12 +5,12 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // Which driver a build gets is decided from the shape of Asio's reactor internals, not from
-// a range of Boost versions (src/inline_driver_shape.hpp): this Boost's are recognised,
+// a range of Boost versions (src/drivers/inline_driver_shape.hpp): this Boost's are recognised,
 // and a reactor or operation that differs in any member the adapter uses is not, so that
 // a future Boost gets the portable inline driver instead of a build error or a crash.
 
-#include "inline_driver_shape.hpp"
-#include "io_context_port_shape.hpp"
+#include "drivers/inline_driver_shape.hpp"
+#include "drivers/io_context_port_shape.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(no_inline_driver_on_this_platform)
 
 #endif
 
-// ---- the io_context's completion port (src/io_context_port_shape.hpp) ------------------------
+// ---- the io_context's completion port (src/drivers/io_context_port_shape.hpp) -------------------
 // The io_context_port driver and async_wait on Asio's sockets use Asio's Windows scheduler
 // and operation; stand-ins of that shape, and of others, check the check on every platform.
 

@@ -9,9 +9,9 @@
 // driver whose second reactor thread cannot start lose no packet, leak no hand-off and end
 // in an exception, not in terminate(). The driver's parts are taken one at a time (src/),
 // with a recording packet handler, so that each failure is injected where it is meant.
-#include "io_thread_look.hpp"
-#include "reactor_driver.hpp"
-#include "shared_batch.hpp"
+#include "drivers/io_thread_dequeuer.hpp"
+#include "drivers/reactor_driver.hpp"
+#include "drivers/shared_batch.hpp"
 
 #include "support/gated_executor.hpp"
 #include "support/tcp_pair.hpp"
@@ -66,7 +66,7 @@ namespace detail = boost::asio_notify::detail;
 using tcp = asio::ip::tcp;
 
 /// Records the keys of the packets it is given; finishes no operation.
-class recording_handler final : public detail::packet_handler
+class recording_handler final : public detail::driven_reactor
 {
 public:
   recording_handler() { keys_.reserve(64); } // recording allocates nothing
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(a_look_whose_allocation_fails_loses_no_packet)
       an::port p;
       recording_handler h;
       char exit_key = 0;
-      detail::io_thread_look look(p, h, 16, ioc.get_executor(), &exit_key);
+      detail::io_thread_dequeuer look(p, h, 16, ioc.get_executor(), &exit_key);
       std::vector<test_support::basic_tcp_pair<tcp::socket>> pairs;
       int keys[batch];
       for (int& k : keys)

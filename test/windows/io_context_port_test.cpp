@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The io_context_port driver (src/win/io_context_port_driver.cpp): readiness completed by
+// The io_context_port driver (src/drivers/win/io_context_port_driver.cpp): readiness completed by
 // io_context::run() itself, with no thread of the reactor's; the io_context's work counted
 // right through cancellation, stop() and restart(); its destruction with polls in flight
 // neither hanging nor leaking. Under Wine on AFD's real readiness.

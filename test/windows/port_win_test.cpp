@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The PSN backend of the port (src/win/psn_port.cpp):
+// The PSN backend of the port (src/port/win/psn_port.cpp):
 // - against scripted fakes of ProcessSocketNotifications, what exactly it passes to PSN and
 //   how it reads the answer (entries, results, timeouts, call failures, packet kinds);
 // - against the PSN double (psn_double.hpp, installed for the whole executable by

@@ -17,7 +17,7 @@
 //
 // Adversities (BOOST_ASIO_NOTIFY_ADVERSARY, adversary.hpp): what the function's reference
 // page does not rule out and a cooperative double never does, for the PSN backend
-// (src/win/psn_port.cpp) to meet, each counted with count_adversity:
+// (src/port/win/psn_port.cpp) to meet, each counted with count_adversity:
 //   early_wakeup             a wait returns empty before its time, with WAIT_TIMEOUT and
 //                            ERROR_TIMEOUT in turn (the page names both)
 //   entry_error_family       a failing entry's registrationResult in the other family: a
@@ -32,9 +32,9 @@
 
 #include <boost/asio_notify/adversary.hpp>
 
-#include "win/afd_engine.hpp" // the library's private Windows parts (src/)
-#include "win/completion_port.hpp"
-#include "win/system.hpp"
+#include "port/win/afd_engine.hpp" // the library's private Windows parts (src/)
+#include "port/win/completion_port.hpp"
+#include "port/win/system.hpp"
 
 #include <boost/asio/error.hpp>
 
@@ -137,7 +137,7 @@ DWORD refusal(const sock_notify_registration& r)
   return ERROR_SUCCESS;
 }
 
-// The port's entry for a PSN one (the flag values are PSN's: see src/win/psn_port.cpp).
+// The port's entry for a PSN one (the flag values are PSN's: see src/port/win/psn_port.cpp).
 an::registration to_registration(const sock_notify_registration& r)
 {
   an::registration out;

@@ -6,8 +6,8 @@
 //
 // A test double of ProcessSocketNotifications for systems without it (Wine 8, Windows
 // before build 20348), built on real readiness: the AFD engine of the library's AFD backend
-// (src/win/afd_engine.cpp) working on the caller's own completion port. Installed through the
-// library's testing hook, it lets the PSN backend of the port (src/win/psn_port.cpp) run its
+// (src/port/win/afd_engine.cpp) working on the caller's own completion port. Installed through the
+// library's testing hook, it lets the PSN backend of the port (src/port/win/psn_port.cpp) run its
 // conformance and reactor tests: every line of that backend (batches, per-entry results,
 // packet translation, user packets, timeouts) runs unchanged against packets that come from
 // the kernel's (or Wine's) readiness, not from a sample.
@@ -33,7 +33,7 @@
 #ifndef BOOST_ASIO_NOTIFY_TEST_WINDOWS_PSN_DOUBLE_HPP
 #define BOOST_ASIO_NOTIFY_TEST_WINDOWS_PSN_DOUBLE_HPP
 
-#include "win/psn.hpp" // the library's private PSN declarations (src/)
+#include "port/win/psn.hpp" // the library's private PSN declarations (src/)
 
 #include <cstddef>
 

@@ -22,12 +22,12 @@ namespace boost {
 namespace asio_notify {
 namespace detail {
 
-/// The reactor's state of one open socket, private to the reactor (src/descriptor_state.hpp).
+/// An open socket's state in the reactor, private to it (src/reactor/descriptor_state.hpp).
 /// The I/O objects hold a pointer to it as an opaque handle, which the reactor's calls take.
 struct descriptor_state;
 
 /** The machinery of the `reactor` service: sockets, operations, the port and the driver.
-    Implemented in src/reactor.cpp; used by the I/O object templates. */
+    Implemented in src/reactor/; used by the I/O object templates. */
 class reactor_core
 {
 public:

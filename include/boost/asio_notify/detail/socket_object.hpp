@@ -937,7 +937,7 @@ protected:
   // The protocol the socket was opened with, kept from then on: a closed object needs no
   // protocol object (generic protocols have neither a default nor a v4()).
   std::optional<protocol_type> protocol_;
-  // The reactor's state of the socket, opaque here (src/descriptor_state.hpp): the handle the
+  // The socket's state in the reactor, opaque (src/reactor/descriptor_state.hpp): the handle the
   // reactor's calls take; null while closed.
   descriptor_state* state_ = nullptr;
 

@@ -45,7 +45,7 @@ namespace detail {
 
 #if defined(BOOST_ASIO_HAS_IOCP)
 
-/// Room in a wait operation for the library's poll (src/win/socket_wait.cpp checks it fits).
+/// Room in a wait operation for the library's poll (checked in src/drivers/win/socket_wait.cpp).
 constexpr std::size_t socket_poll_room = 176;
 
 /** The part of a wait operation the library's compiled poll knows: room for the poll, and

@@ -1,0 +1,115 @@
+//
+// Copyright (c) 2026 The Boost.AsioNotify authors
+//
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// The reactor's per-socket state (design.md, "The path of one operation"): private to the
+// reactor, which hands the I/O objects its address as an opaque handle
+// (detail/reactor_core.hpp).
+#ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
+#define BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
+
+#include <boost/asio_notify/detail/reactor_core.hpp>
+#include <boost/asio_notify/detail/reactor_op.hpp>
+#include <boost/asio_notify/flags.hpp>
+#include <boost/system/error_code.hpp>
+
+#include <cstdint>
+#include <mutex>
+
+namespace boost {
+namespace asio_notify {
+namespace detail {
+
+/** The reactor's state of one open socket; the I/O object holds its address as an opaque
+    handle (what the object keeps of its own is in socket_object.hpp). It lives in a slot of
+    the reactor's `descriptor_state_table`, never freed while the reactor lives: the socket's
+    completion key names the slot and its `generation`, so a packet that comes after the
+    socket was closed, or after its slot was reused, is told apart and dropped. */
+struct descriptor_state
+{
+  descriptor_state() = default;
+  descriptor_state(const descriptor_state&) = delete;
+  descriptor_state& operator=(const descriptor_state&) = delete;
+
+  // The members below are called with `mutex` held.
+
+  /// What the queued operations wait for (one-shot level registrations).
+  events wanted_events() const noexcept
+  {
+    events e = events::none;
+    if (!ops[read_op].empty())
+      e |= events::in | events::hangup;
+    if (!ops[write_op].empty())
+      e |= events::out;
+    if (!ops[except_op].empty())
+      e |= events::hangup;
+    return e;
+  }
+
+  /// After a read that finished: whether the next read or readiness wait may skip asking
+  /// the socket. A hang-up seen means there is always something to read (end of file, an
+  /// error).
+  void record_read(bool drained) noexcept { read_drained = drained && !hangup_seen; }
+
+  /// One attempt at an operation's system call; keeps `read_drained` up to date.
+  bool attempt(op_type type, reactor_op& op, bool from_packet)
+  {
+    const bool read = type == read_op;
+    perform_context c{socket, from_packet, read && read_drained, read && drained_hint};
+    if (!op.perform(c))
+      return false;
+    if (read)
+      record_read(c.drained);
+    return true;
+  }
+
+  /// Perform queued operations of one type in order until one would block; the finished
+  /// ones go to `done`.
+  void perform_queue(op_type type, op_queue& done, bool from_packet)
+  {
+    while (reactor_op* op = ops[type].front())
+    {
+      if (!attempt(type, *op, from_packet))
+        break;
+      done.push(ops[type].pop());
+    }
+  }
+
+  /// Move every queued operation to `aborted`, with `ec` as its result.
+  void abort_all(op_queue& aborted, const boost::system::error_code& ec) noexcept
+  {
+    for (op_queue& q : ops)
+      while (reactor_op* op = q.pop())
+      {
+        op->ec_ = ec;
+        aborted.push(op);
+      }
+  }
+
+  // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
+  std::mutex mutex;
+  op_queue ops[max_ops];
+  native_socket_type socket{};  // the I/O object's too: registrations and packets name it
+  std::uint32_t generation = 0; // of the slot's current socket; 0: never used
+  events armed = events::none;  // what the port reports for this socket right now
+  bool registered = false;      // a registration exists: the close removes it
+  bool closed = false;
+  // Reads skip the speculative attempt while `read_drained`: the last read left the
+  // receive queue empty, and whatever arrives after it comes with a packet. Never set
+  // once a hang-up or error was reported (those are not data the hint counts).
+  bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
+  bool read_drained = false;
+  bool hangup_seen = false;
+
+  // Set once by the table.
+  std::uint32_t slot = 0;
+  std::uint32_t next_free = 0; // the next free slot + 1, 0 for none; the table's mutex
+};
+
+} // namespace detail
+} // namespace asio_notify
+} // namespace boost
+
+#endif
