@@ -100,7 +100,7 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
 }
 
 #if !defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)
-// Asio's io_context runs on a completion port on Windows alone (src/win/ has the driver).
+// Asio's io_context runs on a completion port on Windows alone (src/drivers/win/ has the driver).
 std::unique_ptr<reactor_driver> make_io_context_port_driver(boost::asio::io_context&,
                                                             driven_reactor&)
 {

@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// What each OS backend of the port (port_epoll.cpp; on Windows src/win/, chosen in
+// What each OS backend of the port (port_epoll.cpp; on Windows src/port/win/, chosen in
 // backend_choice.cpp) defines for the platform-neutral part (port_common.cpp).
 #ifndef BOOST_ASIO_NOTIFY_SRC_PORT_PORT_BACKEND_HPP
 #define BOOST_ASIO_NOTIFY_SRC_PORT_PORT_BACKEND_HPP

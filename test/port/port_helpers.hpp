@@ -284,7 +284,7 @@ inline void expect_remove(an::port& p, void* key)
 
 /// Whether an edge condition that keeps holding may be reported again: on AFD readiness,
 /// which cannot tell "still unread" from "drained, then more arrived" and so re-reports a
-/// condition that held past a resample delay (src/win/afd_engine.cpp) rather than lose a rise.
+/// condition that held past a resample delay (src/port/win/afd_engine.cpp) rather than lose a rise.
 inline bool held_edge_may_repeat(const an::port& p) { return afd_readiness(p); }
 
 /// Rule 8's "nothing new, no packet" while `held` still holds for `key`: nothing at all, or

@@ -8,7 +8,7 @@
 // every wait type, cancellation through the slot, the socket's cancel() and close(), the
 // tokens, many sockets on one to four threads with no thread started, and the io_context's
 // destruction with waits pending. On Linux it is the socket's own async_wait; under Wine an
-// AFD poll that the io_context's run() completes (src/win/socket_wait.cpp).
+// AFD poll that the io_context's run() completes (src/drivers/win/socket_wait.cpp).
 
 #include <boost/asio_notify/async_wait.hpp>
 

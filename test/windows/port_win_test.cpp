@@ -12,7 +12,7 @@
 // The portable conformance suite (test/port) covers the contract itself.
 #include "port/sockets.hpp" // first: winsock2.h before windows.h
 #include "psn_double.hpp"
-#include "win/afd_engine.hpp" // the library's private AFD engine (src/)
+#include "port/win/afd_engine.hpp" // the library's private AFD engine (src/)
 
 #include <boost/asio_notify/port.hpp>
 

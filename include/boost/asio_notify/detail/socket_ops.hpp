@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The system calls behind the sockets, one implementation per OS (src/socket_ops_*.cpp).
+// The system calls behind the sockets, one implementation per OS (src/socket_ops/socket_ops_*.cpp).
 // Every function makes one attempt, retries EINTR, and reports failure in `ec` with the
 // error codes Asio's own sockets report (so `ec == boost::asio::error::eof` etc. hold).
 // The functions that return an address (`addr`, `len`) set `len` to the bytes stored, at
