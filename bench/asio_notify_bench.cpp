@@ -21,11 +21,14 @@
 // (each measurement in a child process), rounds.{hpp,cpp} (rounds, metrics, failures),
 // scenario_runs.{hpp,cpp} (the six scenarios), scaling.{hpp,cpp} (--scaling),
 // command_line.{hpp,cpp}, run_summary.{hpp,cpp} (the report of a run); under them
-// scenarios.hpp (the scenarios themselves), process.{hpp,cpp} and report.{hpp,cpp}.
+// scenarios.hpp (the scenarios themselves, one header a family), peers.{hpp,cpp},
+// process.hpp (child_processes, process and process_resources .cpp) and report.hpp
+// (report_statistics, report_tables, report_json and report_charts .cpp).
 
 #include "backends.hpp"
 #include "child_protocol.hpp"
 #include "command_line.hpp"
+#include "peers.hpp"
 #include "process.hpp"
 #include "rounds.hpp"
 #include "scaling.hpp"

@@ -6,17 +6,17 @@
 //
 // What the benchmarks need from the operating system beyond sockets: child processes
 // (fork + exec, or CreateProcess, of this same program), resident memory (/proc, or
-// Windows' process memory counters), strace, the descriptor limit, and the "peer" ends of
-// many connections kept in another process. What is Linux- or Windows-only lives in
-// process.cpp behind #if; elsewhere the functions say "unavailable" and the scenarios that
-// need them report n/a.
+// Windows' process memory counters), strace and the descriptor limit; the "peer" ends of
+// many connections are in peers.hpp. What is Linux- or Windows-only lives behind #if in
+// child_processes.cpp (starting children; set_program_path, can_spawn_children), process.cpp
+// (run_self, strace_self) and process_resources.cpp (the rest); elsewhere the functions say
+// "unavailable" and the scenarios that need them report n/a.
 #ifndef BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 #define BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,33 +65,6 @@ struct syscall_counts
 
 /// Run this program with `args` under `strace -f -c -o <summary_file>` and parse the summary.
 syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file);
-
-/** The far ends of `count` TCP connections to 127.0.0.1:`port`, made with plain blocking
-    Boost.Asio sockets: in a child process where possible (so the process under test holds
-    only its own ends), otherwise on a thread of this process. */
-class peer_group
-{
-public:
-  virtual ~peer_group() = default;
-
-  /// Wait until every connection is made (the caller accepts them meanwhile).
-  virtual bool wait_connected() = 0;
-
-  /// Write one byte to each of `k` distinct connections chosen at random from `seed`;
-  /// returns when all are written.
-  virtual bool write_random(std::size_t k, std::uint32_t seed) = 0;
-
-  /// Whether the peers live in another process.
-  virtual bool separate_process() const = 0;
-};
-
-/// Start the peers: a child process (`--peer`) where possible, else a thread.
-std::unique_ptr<peer_group> start_peers(unsigned short port, std::size_t count);
-
-/// The body of the `--peer <port> <count> <command pipe> <reply pipe>` child; the pipes are
-/// named as it inherited them (a descriptor, or a handle's value on Windows).
-int peer_main(unsigned short port, std::size_t count, const std::string& command_pipe,
-              const std::string& reply_pipe);
 
 } // namespace bench
 

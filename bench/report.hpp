@@ -6,7 +6,8 @@
 //
 // The results of a benchmark run and their three presentations: a table on standard
 // output, <out>/results.json, and <out>/results.png (drawn by gnuplot when it is there);
-// for --scaling, <out>/scaling.{txt,json,png}.
+// for --scaling, <out>/scaling.{txt,json,png}. Each has its own source file:
+// report_statistics.cpp, report_tables.cpp, report_json.cpp and report_charts.cpp.
 #ifndef BOOST_ASIO_NOTIFY_BENCH_REPORT_HPP
 #define BOOST_ASIO_NOTIFY_BENCH_REPORT_HPP
 

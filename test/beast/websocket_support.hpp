@@ -549,6 +549,35 @@ struct sync_side
   websocket::close_reason reason;
 };
 
+/** One side of the synchronous session on `ws`: the opening handshake, `talk`, then the
+    close when this side is `closer`, else a read until the peer's close arrives. An
+    exception is recorded in `side` and closes the socket, so that the peer, blocked in a
+    read, does not wait for the watchdog. */
+template <class Kind, class Talk>
+void sync_side_run(typename Kind::ws_type& ws, beast::role_type role, beast::role_type closer,
+                   sync_side& side, Talk talk)
+{
+  try
+  {
+    sync_open<Kind>(ws, role);
+    talk();
+    if (closer == role)
+      ws.close(reason_of(closer));
+    else
+    {
+      beast::flat_buffer b;
+      ws.read(b, side.read_ec);
+    }
+    side.reason = ws.reason();
+  }
+  catch (const std::exception& e)
+  {
+    side.failure = e.what();
+    error_code ignored;
+    Kind::socket(ws).close(ignored);
+  }
+}
+
 template <class Kind>
 void sync_session(beast::role_type closer)
 {
@@ -558,9 +587,7 @@ void sync_session(beast::role_type closer)
     {
       watchdog dog(Kind::socket(client), Kind::socket(server));
       std::thread server_thread([&server = server, &at_server, closer] {
-        try
-        {
-          sync_open<Kind>(server, server_role);
+        sync_side_run<Kind>(server, server_role, closer, at_server, [&server] {
           for (int i = 0; i < 2; ++i)
           {
             beast::flat_buffer b;
@@ -568,25 +595,9 @@ void sync_session(beast::role_type closer)
             server.text(server.got_text());
             server.write(b.data());
           }
-          if (closer == server_role)
-            server.close(reason_of(closer));
-          else
-          {
-            beast::flat_buffer b;
-            server.read(b, at_server.read_ec);
-          }
-          at_server.reason = server.reason();
-        }
-        catch (const std::exception& e)
-        {
-          at_server.failure = e.what();
-          error_code ignored;
-          Kind::socket(server).close(ignored); // unblocks the client
-        }
+        });
       });
-      try
-      {
-        sync_open<Kind>(client, client_role);
+      sync_side_run<Kind>(client, client_role, closer, at_client, [&client = client, &at_client] {
         beast::flat_buffer b;
         client.text(true);
         client.write(asio::buffer(std::string("hello")));
@@ -598,21 +609,7 @@ void sync_session(beast::role_type closer)
         client.read(b);
         at_client.binary_echo = beast::buffers_to_string(b.data());
         at_client.got_binary = client.got_binary();
-        if (closer == client_role)
-          client.close(reason_of(closer));
-        else
-        {
-          b.clear();
-          client.read(b, at_client.read_ec);
-        }
-        at_client.reason = client.reason();
-      }
-      catch (const std::exception& e)
-      {
-        at_client.failure = e.what();
-        error_code ignored;
-        Kind::socket(client).close(ignored); // unblocks the server
-      }
+      });
       server_thread.join();
       BOOST_TEST(!dog.fired(), "the synchronous session hung: the watchdog shut it down");
     }

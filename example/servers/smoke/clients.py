@@ -112,17 +112,13 @@ def closed_by_server(s, what, least=IDLE_TIMEOUT - 0.2, most=IDLE_TIMEOUT + 4):
     print(f"{what}: closed by the server after {waited:.1f}s")
 
 
-def echo_active(port, connect=None):
+def echo_active(port, connect=tcp_connection):
     """Talks for 2.5 idle time-outs, a message every 0.3 of one: every echo comes back."""
-    with (connect or silent_connection)(port) as s:
+    with connect(port) as s:
         for i in range(int(2.5 / 0.3) + 1):
             s.sendall(b"tick")
             recv_exactly(s, 4, f"active connection closed by the server after {i * 0.3 * IDLE_TIMEOUT:.1f}s")
             time.sleep(0.3 * IDLE_TIMEOUT)
-
-
-def silent_connection(port):
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
 def served_again(port, probe, what, timeout=3):

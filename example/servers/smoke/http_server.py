@@ -13,7 +13,7 @@ import shutil
 import time
 
 from .checks import check
-from .clients import bad_ports, from_address, IDLE_TIMEOUT, read_until_closed, silent_connection
+from .clients import bad_ports, from_address, IDLE_TIMEOUT, read_until_closed, tcp_connection
 from .hostile import fair_share, idle_connections, out_of_descriptors
 from .http_limits import (big_request_bodies, bounded_linger, client_limits, connection_limit,
                           many_fields, slow_download, slow_header, slow_requests)
@@ -129,7 +129,7 @@ def http(opt):
             check(r.status == 200 and r.read() == files["hello.txt"], f"request {i}: {r.status}")
             time.sleep(0.3 * IDLE_TIMEOUT)
         c.close()
-    idle_connections(opt, ["0", root], http_active, silent_connection)
+    idle_connections(opt, ["0", root], http_active, tcp_connection)
 
 
 def outside_the_doc_root(opt, root, status):

@@ -12,7 +12,7 @@ import threading
 
 from .checks import check
 from .clients import (bad_ports, echo_active, echo_probe, from_address, pattern, read_until_closed,
-                      silent_connection)
+                      tcp_connection)
 from .hostile import (client_churn, connection_flood, fair_share, idle_connections,
                       out_of_descriptors)
 from .launch import WindowsPrograms
@@ -65,7 +65,7 @@ def tcp_echo(opt):
     server.stop()
 
     out_of_descriptors(opt, ["0"], echo_probe, churn=2)
-    idle_connections(opt, ["0"], echo_active, silent_connection)
+    idle_connections(opt, ["0"], echo_active, tcp_connection)
     connection_flood(opt, ["0"], lambda port: echo_probe(port, when="during or after the flood"),
                      most_mib=5)
     fair_share(opt, ["0"], lambda port, source: echo_probe(port, from_address(source),

@@ -9,7 +9,7 @@ import random
 import socket
 
 from .checks import check
-from .clients import bad_ports, echo_active, echo_probe, from_address, pattern, silent_connection
+from .clients import bad_ports, echo_active, echo_probe, from_address, pattern, tcp_connection
 from .hostile import (client_churn, connection_flood, fair_share, idle_connections,
                       out_of_descriptors)
 from .process import Process, run, start_server
@@ -59,7 +59,7 @@ def tls(opt):
     # A client that connects and never starts the handshake; then one that finishes it
     # and then says nothing.
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
-                     silent_connection, env_var="BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
+                     tcp_connection, env_var="BOOST_ASIO_NOTIFY_EXAMPLE_HANDSHAKE_TIMEOUT")
     idle_connections(opt, ["0", cert, key], lambda port: echo_active(port, tls_connection),
                      tls_connection)
     # A pending handshake costs the server ~90 kB: FLOOD_LIMIT of them about 4.5 MB.
