@@ -254,12 +254,15 @@ private:
     auto const buffers = response_->prepare(prepare_ec);
     if (prepare_ec)
       return report(prepare_ec, "write"); // e.g. the file could not be read
+    // Progress when a piece starts, not when its handler runs: that may come after the
+    // client has read the piece and moved on to another connection, which is then the
+    // more recent one, as the client sees it.
+    slot_.touch();
     stream_.expires_after(idle_timeout);
     stream_.async_write_some(buffers, [self = shared_from_this()](error_code ec, std::size_t n) {
       if (ec)
         return self->report(ec, "write");
       self->response_->consume(n);
-      self->slot_.touch();
       if (!self->response_->is_done())
         return self->write_some();
       bool const keep_alive = self->response_->keep_alive();
