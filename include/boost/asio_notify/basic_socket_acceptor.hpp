@@ -5,8 +5,8 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 /** @file
-    `basic_socket_acceptor`: accepting connections on the notify reactor (`ip::tcp::acceptor`,
-    `local::stream_protocol::acceptor`). */
+    `basic_socket_acceptor`, one class in one file: accepting connections on the notify
+    reactor (`ip::tcp::acceptor`, `local::stream_protocol::acceptor`). */
 #ifndef BOOST_ASIO_NOTIFY_BASIC_SOCKET_ACCEPTOR_HPP
 #define BOOST_ASIO_NOTIFY_BASIC_SOCKET_ACCEPTOR_HPP
 

@@ -5,8 +5,8 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 /** @file
-    The free `connect` and `async_connect` functions: every overload of Boost.Asio's
-    (`boost/asio/connect.hpp`), for Boost.AsioNotify's sockets, with Asio's semantics.
+    The free `connect` and `async_connect` functions, one idea in one file: every overload
+    of Boost.Asio's (`boost/asio/connect.hpp`), for this library's sockets, as Asio does.
     `boost::asio::connect` does not take this library's sockets (its templates name Asio's
     `basic_socket`): call `boost::asio_notify::connect`, or call `connect` unqualified and
     let argument-dependent lookup find it (doc/asio_conformance.md, C1).
