@@ -49,7 +49,7 @@ boost::asio::any_io_executor context_executor_of(const boost::asio::any_io_execu
 // null, and `fallback` says why.
 std::unique_ptr<reactor_driver>
 io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_options& options,
-                       port& p, driven_reactor& reactor, const char*& fallback)
+                       const own_port& p, driven_reactor& reactor, const char*& fallback)
 {
   boost::asio::io_context* ioc = io_context_of(io_executor);
   if (!ioc)
@@ -80,8 +80,26 @@ io_context_port_driver(const boost::asio::any_io_executor& io_executor, reactor_
 
 } // namespace
 
+own_port::own_port(reactor_options& options) : options_(options)
+{
+  if (options.driver != driver_kind::io_context_port || options.backend != port_backend::afd ||
+      !is_supported(port_backend::afd))
+    get(); // fails here, where the reactor is made, as any port would
+}
+
+port& own_port::get()
+{
+  if (!port_)
+  {
+    port_.emplace(options_.backend, *options_.adversary);
+    options_.backend = port_->backend(); // what runs, as options() reports the driver
+    opened_.store(&*port_, std::memory_order_release);
+  }
+  return *port_;
+}
+
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
-                                            reactor_options& options, port& p,
+                                            reactor_options& options, own_port& p,
                                             driven_reactor& reactor, const char*& fallback)
 {
   fallback = nullptr;
@@ -93,10 +111,10 @@ std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& 
   }
   if (options.driver != driver_kind::thread)
     if (boost::asio::io_context* ioc = io_context_of(io_executor))
-      if (auto driver = make_inline_driver(*ioc, options, p, reactor))
+      if (auto driver = make_inline_driver(*ioc, options, p.get(), reactor))
         return driver;
   options.driver = driver_kind::thread;
-  return make_thread_driver(p, reactor, options, context_executor_of(io_executor));
+  return make_thread_driver(p.get(), reactor, options, context_executor_of(io_executor));
 }
 
 #if !defined(BOOST_ASIO_NOTIFY_HAS_IOCP_TYPES)

@@ -16,7 +16,9 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
+#include <atomic>
 #include <memory>
+#include <optional>
 
 namespace boost {
 namespace asio {
@@ -42,6 +44,31 @@ public:
 
 protected:
   ~driven_reactor() = default;
+};
+
+/// The reactor's own port, opened when a driver first needs it: the io_context_port driver
+/// polls through the io_context's completion port and needs none of its own.
+class own_port
+{
+public:
+  /// Opens the port now (`options.backend` then names what runs), unless `options` asks for
+  /// the io_context_port driver on AFD and AFD is there: that driver may need none.
+  explicit own_port(reactor_options& options);
+
+  /// The port, opened now if it was not (then `options.backend` names what runs). Call under
+  /// the lock that settles the driver.
+  port& get();
+
+  /// The port, or null while none was opened: then no socket is registered in it.
+  port* opened() const noexcept { return opened_.load(std::memory_order_acquire); }
+
+  /// The backend the port has, or will have when it is opened.
+  port_backend backend() const noexcept { return options_.backend; }
+
+private:
+  reactor_options& options_;
+  std::optional<port> port_;
+  std::atomic<port*> opened_{nullptr};
 };
 
 /// A way of running the port's dequeue.
@@ -71,7 +98,7 @@ public:
 /// `io_executor`, this Boost and the port allow (then `options` says which runs and
 /// `fallback` why). In driver_factory.cpp.
 std::unique_ptr<reactor_driver> make_driver(const boost::asio::any_io_executor& io_executor,
-                                            reactor_options& options, port& p,
+                                            reactor_options& options, own_port& p,
                                             driven_reactor& reactor, const char*& fallback);
 
 /// The io_context_port driver on `ioc`'s completion port; null where this Boost's io_context

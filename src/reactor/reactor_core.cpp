@@ -4,9 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// reactor_core: operations started, performed, cancelled and completed on per-socket queues
-// over the notification port, and the sockets' registrations and teardown (design.md, "The
-// path of one operation", "Teardown").
+// reactor_core, one idea in one file: operations started, performed, cancelled and completed
+// on per-socket queues over the notification port, with the sockets' registrations and
+// teardown (design.md, "The path of one operation", "Teardown").
 
 #include <boost/asio_notify/detail/op_work.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
@@ -57,10 +57,8 @@ reactor_options with_adversary(reactor_options o)
 
 struct reactor_core::impl final : driven_reactor
 {
-  explicit impl(const reactor_options& o)
-      : options(with_adversary(o)), the_port(options.backend, *options.adversary)
+  explicit impl(const reactor_options& o) : options(with_adversary(o)), the_port(options)
   {
-    options.backend = the_port.backend(); // what runs, as options() reports the driver
     if (options.batch_size == 0 || options.threads == 0)
       throw boost::system::system_error(
           boost::asio::error::invalid_argument,
@@ -114,10 +112,13 @@ struct reactor_core::impl final : driven_reactor
         driver_ready.load(std::memory_order_acquire) &&
         driver->apply(boost::span<registration>(&r, 1)))
       return r.result;
+    port* p = the_port.opened();
+    if (!p) // the io_context_port driver took every registration, and it has stopped
+      return boost::asio::error::operation_aborted;
     error_code call_failed;
     for (int attempt = 0; attempt < whole_call_attempts; ++attempt)
     {
-      the_port.apply(boost::span<registration>(&r, 1), call_failed);
+      p->apply(boost::span<registration>(&r, 1), call_failed);
       if (!call_failed)
         return r.result;
     }
@@ -329,7 +330,7 @@ struct reactor_core::impl final : driven_reactor
   }
 
   reactor_options options;
-  port the_port;
+  own_port the_port; // after `options`, which it reads and completes
   descriptor_state_table states;
   std::mutex driver_mutex;
   std::unique_ptr<reactor_driver> driver;

@@ -16,9 +16,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_future.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "../support/open_descriptors.hpp"
 #include "../support/thread_count.hpp"
 
 #include <array>
@@ -101,6 +104,32 @@ BOOST_AUTO_TEST_CASE(runs_as_asked_and_starts_no_thread)
   BOOST_TEST(!c.reactor.statistics().driver_note);
   BOOST_TEST(c.reactor.statistics().packets_dequeued > 0u);
   BOOST_TEST(thread_count() == before);
+}
+
+// Its polls go through the io_context's port: the reactor opens no completion port (nor AFD
+// helper) of its own, unless the driver falls back to one that dequeues a port.
+BOOST_AUTO_TEST_CASE(the_reactor_opens_no_port_of_its_own)
+{
+  BOOST_REQUIRE(an::is_supported(an::port_backend::afd)); // its first call opens a helper once
+  {
+    asio::io_context ioc;
+    const long before = test_support::open_descriptors();
+    auto& r = asio::make_service<an::reactor>(ioc, on_the_io_context_port());
+    BOOST_TEST((r.options().backend == an::port_backend::afd));
+    BOOST_TEST(test_support::open_descriptors() == before);
+  }
+  asio::thread_pool pool(1); // no io_context: the thread driver, on a port of the reactor's
+  const long before = test_support::open_descriptors();
+  auto& r = asio::make_service<an::reactor>(pool, on_the_io_context_port());
+  BOOST_TEST(test_support::open_descriptors() == before);
+  tcp::acceptor acceptor(pool, tcp::endpoint(loopback, 0));
+  tcp::socket client(pool);
+  std::future<void> connected = client.async_connect(acceptor.local_endpoint(), asio::use_future);
+  tcp::socket server = acceptor.accept();
+  BOOST_TEST((connected.wait_for(generous) == std::future_status::ready));
+  connected.get();
+  BOOST_TEST(an::to_string(r.options().driver) == "thread");
+  BOOST_TEST(test_support::open_descriptors() > before);
 }
 
 BOOST_AUTO_TEST_CASE(edges_asked_for_are_one_shot_level_with_the_reason)
