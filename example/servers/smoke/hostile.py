@@ -169,6 +169,7 @@ def fair_share(opt, args, probe, one_byte):
             "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS": str(FAIR_LIMIT),
             "BOOST_ASIO_NOTIFY_EXAMPLE_MAX_CONNECTIONS_PER_CLIENT": str(FAIR_PER_CLIENT)})
         held = []
+        attacked_at = time.monotonic()
         try:
             for address in attackers:
                 for i in range(FAIR_PER_CLIENT):
@@ -198,7 +199,10 @@ def fair_share(opt, args, probe, one_byte):
             for s in held:
                 s.close()
         log = server.stderr_text()
-        check(len(log.splitlines()) <= 4, f"server: floods its log with the attack: {log!r}")
+        # A line a second at most (rate_limited_log): the attack takes longer on a busy machine.
+        most = max(4, 2 + int(time.monotonic() - attacked_at))
+        check(len(log.splitlines()) <= most,
+              f"server: floods its log with the attack ({most} lines allowed): {log!r}")
         server.stop()
 
 
