@@ -475,7 +475,7 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
   if (!finished.empty())
     complete_immediately(finished);
   if (!done.empty())
-    impl_->complete(done, completion_mode::post);
+    impl_->complete(done, completion_mode::aborted);
 }
 
 std::size_t reactor_core::receive_now(descriptor_state& s, socket_ops::native_buffer* bufs,

@@ -197,6 +197,18 @@ public:
       with_io_executor([&](const auto& io) { boost::asio::post(io, std::forward<Function>(f)); });
   }
 
+  /// Post `f`, which holds the operation and so its work, to the io_context
+  /// (schedules_on_io_context()) through an executor that counts none: nothing of the
+  /// io_context is touched once `f` is queued, as Asio's reactor posts its operations.
+  template <class Function>
+  void post_holding_work(Function&& f) const
+  {
+    with_io_executor([&](const auto& io) {
+      boost::asio::post(boost::asio::prefer(io, boost::asio::execution::outstanding_work.untracked),
+                        std::forward<Function>(f));
+    });
+  }
+
   /// Schedule `f` on the handler's executor: posted, deferred or dispatched (see
   /// completion_mode; `immediate` and `aborted` are posted).
   template <class Function>

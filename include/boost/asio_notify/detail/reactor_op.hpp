@@ -38,11 +38,11 @@ enum class completion_mode
   immediate, // the operation finished inside its initiating function: the handler goes
              // through its associated immediate executor (Boost 1.82+; a post by default,
              // and before 1.82 always a post), as Asio's own immediate completions do
-  aborted,   // as post, from a close, a release or a cancel, which must not allocate: a
-             // handler whose executor is not the io_context's is posted to the io_context
-             // beneath the I/O executor (itself or a strand's) first, in the operation's
-             // arena, and goes on to its executor from there, inside run() (op_hop,
-             // handler_op.hpp)
+  aborted,   // as post, from a close, a release, a cancel or a failed registration, which
+             // must not allocate: a handler whose executor is not the io_context's is posted
+             // to the io_context beneath the I/O executor (itself or a strand's) first, in
+             // the operation's arena, and goes on to its executor from there, inside run()
+             // (op_hop, handler_op.hpp)
   destroy    // the reactor is shutting down: destroy the handler without invoking it
 };
 
