@@ -223,7 +223,7 @@ public:
   {
     if constexpr (detail::is_null_buffers<ConstBufferSequence>())
       return this->async_readiness(std::forward<WriteToken>(token),
-                                   detail::wait_performer<true>{wait_for::write});
+                                   detail::null_buffers_performer{wait_for::write});
     else
       return this->template initiate<transfer_signature>(
           std::forward<WriteToken>(token), detail::write_op,

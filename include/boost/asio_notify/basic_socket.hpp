@@ -346,7 +346,7 @@ protected:
   /// What a readiness wait waits for: reading, writing, or an error condition.
   using wait_for = detail::socket_ops::wait_for;
 
-  /** Start a `null_buffers` operation: `perf` (a `wait_performer<true>`, or one derived
+  /** Start a `null_buffers` operation: `perf` (a `null_buffers_performer`, or one derived
       from it) waits for its condition and completes as a transfer of 0 bytes, queued where
       Asio queues it (a wait for out-of-band data in the except queue). */
   template <class Token, class Performer>

@@ -52,7 +52,7 @@ struct buffer_array
 /// Performs nothing: readiness is the result (async_wait and null_buffers operations).
 /// `WithBytes` adds the `bytes_transferred` argument (always 0) of null_buffers forms.
 template <bool WithBytes>
-struct wait_performer
+struct readiness_performer
 {
   socket_ops::wait_for what;
 
@@ -74,16 +74,22 @@ struct wait_performer
   }
 };
 
+/// `async_wait`'s performer: its handler takes the error code alone.
+using wait_performer = readiness_performer<false>;
+
+/// A `null_buffers` transfer's performer: its handler takes the error code and 0 bytes.
+using null_buffers_performer = readiness_performer<true>;
+
 /// The performer of a transfer on `Buffers`: `Transfer`, or with `null_buffers` a readiness
 /// wait that completes with 0 bytes.
 template <class Buffers, class Transfer>
 using transfer_or_wait_t =
-    std::conditional_t<is_null_buffers<Buffers>(), wait_performer<true>, Transfer>;
+    std::conditional_t<is_null_buffers<Buffers>(), null_buffers_performer, Transfer>;
 
 /// A `null_buffers` receive_from: a readiness wait that resets the sender endpoint when it is
 /// launched, as Asio's (no datagram is received, so it comes from nowhere).
 template <class Endpoint>
-struct readiness_from_performer : wait_performer<true>
+struct readiness_from_performer : null_buffers_performer
 {
   Endpoint* sender;
 

@@ -90,7 +90,7 @@ inline op_type queue_for(socket_ops::wait_for w)
 
 /// What a socket object keeps of its own (Asio's rule: one thread at a time uses it),
 /// beside the opaque handle of the reactor's state of the socket.
-struct socket_object_flags
+struct native_socket_state
 {
   native_socket_type socket = socket_ops::invalid_socket;
   bool user_non_blocking = false;     // non_blocking(): synchronous calls never wait
@@ -351,7 +351,7 @@ public:
   BOOST_ASIO_SYNC_OP_VOID close(boost::system::error_code& ec)
   {
     core_->close(state_, ec);
-    own_ = socket_object_flags();
+    own_ = native_socket_state();
     BOOST_ASIO_SYNC_OP_VOID_RETURN(ec);
   }
 
@@ -377,7 +377,7 @@ public:
   native_handle_type release(boost::system::error_code& ec)
   {
     const native_handle_type s = core_->release(state_, ec);
-    own_ = socket_object_flags();
+    own_ = native_socket_state();
     return s;
   }
 
@@ -748,11 +748,11 @@ public:
   template <BOOST_ASIO_COMPLETION_TOKEN_FOR(void(boost::system::error_code))
                 WaitToken = default_token_type>
   auto async_wait(wait_type w, WaitToken&& token = default_token_type())
-      -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer<false>>
+      -> initiate_result_t<WaitToken, void(boost::system::error_code), wait_performer>
   {
     return this->template initiate<void(boost::system::error_code)>(
         std::forward<WaitToken>(token), queue_for(condition_for(w)),
-        wait_performer<false>{condition_for(w)});
+        wait_performer{condition_for(w)});
   }
 
   /// @cond
@@ -760,7 +760,7 @@ protected:
   socket_object(socket_object&& other) noexcept
       : executor_(other.executor_), core_(other.core_), protocol_(other.protocol_),
         state_(std::exchange(other.state_, nullptr)),
-        own_(std::exchange(other.own_, socket_object_flags()))
+        own_(std::exchange(other.own_, native_socket_state()))
   {
   }
 
@@ -772,7 +772,7 @@ protected:
   socket_object(socket_object<Protocol1, Executor1>&& other)
       : executor_(other.get_executor()), core_(other.core_), protocol_(other.protocol_),
         state_(std::exchange(other.state_, nullptr)),
-        own_(std::exchange(other.own_, socket_object_flags()))
+        own_(std::exchange(other.own_, native_socket_state()))
   {
   }
 
@@ -785,7 +785,7 @@ protected:
       core_ = other.core_;
       protocol_ = other.protocol_;
       state_ = std::exchange(other.state_, nullptr);
-      own_ = std::exchange(other.own_, socket_object_flags());
+      own_ = std::exchange(other.own_, native_socket_state());
     }
     return *this;
   }
@@ -809,7 +809,7 @@ protected:
                              off.data(protocol), off.size(protocol), ignored);
     }
     core_->close(state_, ignored);
-    own_ = socket_object_flags();
+    own_ = native_socket_state();
   }
 
   /// True when open; otherwise sets `bad_descriptor`.
@@ -827,7 +827,7 @@ protected:
     if (!state_)
       return false;
     protocol_ = protocol;
-    own_ = socket_object_flags(); // a new socket starts with Asio's defaults
+    own_ = native_socket_state(); // a new socket starts with Asio's defaults
     own_.socket = s;
     return true;
   }
@@ -941,7 +941,7 @@ protected:
   // reactor's calls take; null while closed.
   descriptor_state* state_ = nullptr;
 
-  socket_object_flags own_;
+  native_socket_state own_;
 };
 
 } // namespace detail

@@ -172,9 +172,8 @@ private:
   {
     auto* op = static_cast<socket_wait_op*>(base);
     op_work<Handler, IoExecutor> work(std::move(op->work_));
-    handler_completion<Handler, wait_performer<false>> c(std::move(op->handler_),
-                                                         wait_performer<false>{},
-                                                         ec ? *ec : boost::system::error_code(), 0);
+    handler_completion<Handler, wait_performer> c(std::move(op->handler_), wait_performer{},
+                                                  ec ? *ec : boost::system::error_code(), 0);
     allocator_type alloc(allocator_of(c.handler()));
     op->~socket_wait_op();
     std::allocator_traits<allocator_type>::deallocate(alloc, op, 1);

@@ -303,7 +303,7 @@ private:
   auto start_transfer(Token&& token, wait_for readiness, op_type queue, Transfer<Buffers> transfer)
   {
     if constexpr (is_null_buffers<Buffers>())
-      return this->async_readiness(std::forward<Token>(token), wait_performer<true>{readiness});
+      return this->async_readiness(std::forward<Token>(token), null_buffers_performer{readiness});
     else
       return this->template initiate<transfer_signature>(std::forward<Token>(token), queue,
                                                          std::move(transfer));
