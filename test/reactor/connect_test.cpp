@@ -107,6 +107,11 @@ template <typename T>
 T future_value(asio::io_context& ioc, std::future<T>& f)
 {
   BOOST_REQUIRE(run_until(ioc, [&] { return f.wait_for(0s) == std::future_status::ready; }));
+  // The composed operation's last step, on the future's thread, gives the io_context's work
+  // back only when it is destroyed, after it has set the value (Asio's composed_work): run
+  // until it has, or the test case's end could destroy the io_context under it.
+  ioc.restart();
+  ioc.run_for(10s);
   return f.get();
 }
 
