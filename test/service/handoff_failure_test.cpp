@@ -14,6 +14,7 @@
 #include "drivers/shared_batch.hpp"
 
 #include "support/gated_executor.hpp"
+#include "support/replaced_new_delete.hpp"
 #include "support/tcp_pair.hpp"
 
 #include <boost/asio/buffer.hpp>
@@ -40,23 +41,16 @@ namespace {
 // Allocations this thread makes before one fails; -1: none fails.
 thread_local long allocations_before_failure = -1;
 
-void* allocate(std::size_t n)
+} // namespace
+
+void* test_support::replaced_allocate(std::size_t n)
 {
   if (allocations_before_failure >= 0 && allocations_before_failure-- == 0)
     throw std::bad_alloc();
-  if (void* p = std::malloc(n == 0 ? 1 : n))
-    return p;
-  throw std::bad_alloc();
+  return malloc_or_throw(n);
 }
 
-} // namespace
-
-void* operator new(std::size_t n) { return allocate(n); }
-void* operator new[](std::size_t n) { return allocate(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void test_support::replaced_release(void* p) noexcept { std::free(p); }
 
 namespace {
 

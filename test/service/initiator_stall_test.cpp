@@ -14,6 +14,7 @@
 // ThreadSanitizer intercepts too.
 
 #include "support/reactor_configs.hpp"
+#include "support/replaced_new_delete.hpp"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
@@ -122,21 +123,10 @@ void free_kept_blocks() noexcept
     std::free(kept_blocks[i]);
 }
 
-void* allocate(std::size_t n)
-{
-  if (void* p = std::malloc(n == 0 ? 1 : n))
-    return p;
-  throw std::bad_alloc();
-}
-
 } // namespace
 
-void* operator new(std::size_t n) { return allocate(n); }
-void* operator new[](std::size_t n) { return allocate(n); }
-void operator delete(void* p) noexcept { release(p); }
-void operator delete[](void* p) noexcept { release(p); }
-void operator delete(void* p, std::size_t) noexcept { release(p); }
-void operator delete[](void* p, std::size_t) noexcept { release(p); }
+void* test_support::replaced_allocate(std::size_t n) { return malloc_or_throw(n); }
+void test_support::replaced_release(void* p) noexcept { release(p); }
 
 namespace {
 
