@@ -20,6 +20,19 @@ namespace {
 
 /** The throughput scenario on `b`, in this process, after a warm-up of a quarter of the
     duration (at most 500 ms) on the same io_context and connections' kind. */
+namespace {
+
+/// The CPU time between `before` and `after` (seconds) per `units` of work, in 1/`scale`
+/// seconds; NaN where either is unknown or no work was done.
+double cpu_per(double before, double after, double units, double scale)
+{
+  if (before < 0 || after < 0 || !(units > 0))
+    return NAN;
+  return (after - before) * scale / units;
+}
+
+} // namespace
+
 throughput_result throughput_on(const backend& b, const throughput_params& p)
 {
   return on_backend(b, [&](auto& ioc, auto tag) {
@@ -30,7 +43,13 @@ throughput_result throughput_on(const backend& b, const throughput_params& p)
     if (!w.error.empty())
       return w;
     ioc.restart();
-    return run_throughput<tcp>(ioc, p.connections, throughput_message, p.duration, p.threads);
+    const cpu_time before = process_cpu_time();
+    throughput_result r =
+        run_throughput<tcp>(ioc, p.connections, throughput_message, p.duration, p.threads);
+    const cpu_time after = process_cpu_time();
+    r.user_ms_per_mb = cpu_per(before.user_s, after.user_s, r.megabytes, 1e3);
+    r.system_ms_per_mb = cpu_per(before.system_s, after.system_s, r.megabytes, 1e3);
+    return r;
   });
 }
 
@@ -49,9 +68,14 @@ latency_result latency_on(const backend& b, const latency_params& p)
       ioc.restart();
     }
     const long long switched_before = voluntary_switches();
+    const cpu_time cpu_before = process_cpu_time();
     latency_result r =
         run_latency<tcp>(ioc, p.round_trips, latency_message, true, p.time_limit, p.threads);
+    const cpu_time cpu_after = process_cpu_time();
     const long long switched_after = voluntary_switches();
+    const double trips = static_cast<double>(r.round_trips);
+    r.user_us_per_round_trip = cpu_per(cpu_before.user_s, cpu_after.user_s, trips, 1e6);
+    r.system_us_per_round_trip = cpu_per(cpu_before.system_s, cpu_after.system_s, trips, 1e6);
     if (switched_before >= 0 && switched_after >= 0 && r.round_trips != 0)
       r.switches_per_round_trip = static_cast<double>(switched_after - switched_before) /
                                   static_cast<double>(r.round_trips);
@@ -81,6 +105,9 @@ int child_pingpong(const backend& b, const latency_params& p)
             << " round_trips=" << r.round_trips;
   if (!std::isnan(r.switches_per_round_trip))
     std::cout << " switches_per_round_trip=" << r.switches_per_round_trip;
+  if (!std::isnan(r.user_us_per_round_trip))
+    std::cout << " user_us_per_round_trip=" << r.user_us_per_round_trip
+              << " system_us_per_round_trip=" << r.system_us_per_round_trip;
   std::cout << '\n';
   if (b.notify)
     std::cout << describe(last_statistics) << '\n';
@@ -100,6 +127,9 @@ int report_child(const backend& b, const std::string& error, const char* name, d
 int child_throughput(const backend& b, const throughput_params& p)
 {
   const throughput_result r = throughput_on(b, p);
+  if (r.error.empty() && !std::isnan(r.user_ms_per_mb))
+    std::cout << "user_ms_per_mb=" << r.user_ms_per_mb << " system_ms_per_mb=" << r.system_ms_per_mb
+              << ' ';
   return report_child(b, r.error, "MB/s", r.mb_per_s);
 }
 
@@ -175,7 +205,11 @@ throughput_result throughput_isolated(const backend& b, const throughput_params&
 {
   return isolated<throughput_result>(
       "throughput", b, p.child_count(), "MB/s", [&] { return throughput_on(b, p); },
-      [](const std::string& out, throughput_result& r) { r.mb_per_s = output_value(out, "MB/s"); });
+      [](const std::string& out, throughput_result& r) {
+        r.mb_per_s = output_value(out, "MB/s");
+        r.user_ms_per_mb = output_value(out, "user_ms_per_mb");
+        r.system_ms_per_mb = output_value(out, "system_ms_per_mb");
+      });
 }
 
 latency_result latency_isolated(const backend& b, const latency_params& p)
@@ -187,6 +221,8 @@ latency_result latency_isolated(const backend& b, const latency_params& p)
         r.p50_us = output_value(out, "p50_us");
         r.p99_us = output_value(out, "p99_us");
         r.switches_per_round_trip = output_value(out, "switches_per_round_trip");
+        r.user_us_per_round_trip = output_value(out, "user_us_per_round_trip");
+        r.system_us_per_round_trip = output_value(out, "system_us_per_round_trip");
         const double made = output_value(out, "round_trips");
         r.round_trips = std::isnan(made) ? 0 : static_cast<std::uint64_t>(made);
       });

@@ -128,8 +128,10 @@ struct latency_result
   double mean_us = 0; // wall time of the whole run / round trips
   double p50_us = 0;  // of the individually timed round trips
   double p99_us = 0;
-  std::uint64_t round_trips = 0;        // made: fewer than asked for when the time limit struck
-  double switches_per_round_trip = NAN; // voluntary context switches; NaN where not counted
+  std::uint64_t round_trips = 0;         // made: fewer than asked for when the time limit struck
+  double switches_per_round_trip = NAN;  // voluntary context switches; NaN where not counted
+  double user_us_per_round_trip = NAN;   // this process's CPU time (process_cpu_time); NaN
+  double system_us_per_round_trip = NAN; // where not counted
 };
 
 /** One connection over loopback, both ends on the io_context (run by this thread alone,
@@ -191,6 +193,9 @@ struct throughput_result
 {
   std::string error;
   double mb_per_s = 0; // payload bytes echoed back to the clients per second, 1 MB = 1e6 B
+  double megabytes = 0;
+  double user_ms_per_mb = NAN;   // this process's CPU time (process_cpu_time); NaN where not
+  double system_ms_per_mb = NAN; // counted
 };
 
 /// `connections` echo connections over loopback (both ends on the io_context), `message_size`
@@ -229,7 +234,8 @@ throughput_result run_throughput(boost::asio::io_context& ioc, std::size_t conne
     bytes += link->bytes_echoed();
   if (r.error.empty() && bytes == 0)
     r.error = "no bytes echoed";
-  r.mb_per_s = static_cast<double>(bytes) / elapsed / 1e6;
+  r.megabytes = static_cast<double>(bytes) / 1e6;
+  r.mb_per_s = r.megabytes / elapsed;
   return r;
 }
 

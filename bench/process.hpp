@@ -47,6 +47,15 @@ const char* syscalls_unavailable();
 /// Linux process, its threads Linux threads); -1 where there is no such count.
 long long voluntary_switches();
 
+/// CPU time this process has used so far, in seconds: getrusage on Linux, GetProcessTimes
+/// on Windows (under Wine, what Wine reports for it). Negative where unknown.
+struct cpu_time
+{
+  double user_s = -1;
+  double system_s = -1;
+};
+cpu_time process_cpu_time();
+
 /// The system's load average over the last minute, or -1 where unknown.
 double load_average();
 

@@ -8,6 +8,7 @@
 // threads' context switches, and the load average around it.
 #include "process.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -125,6 +126,33 @@ long long voluntary_switches()
         total += std::stoll(line.substr(field.size()));
   }
   return ec ? -1 : total;
+}
+
+cpu_time process_cpu_time()
+{
+  cpu_time t;
+#if defined(__linux__)
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) == 0)
+  {
+    auto seconds = [](const timeval& v) {
+      return double(v.tv_sec) + double(v.tv_usec) / 1e6;
+    };
+    t.user_s = seconds(usage.ru_utime);
+    t.system_s = seconds(usage.ru_stime);
+  }
+#elif defined(_WIN32)
+  FILETIME created{}, exited{}, kernel{}, user{};
+  if (::GetProcessTimes(::GetCurrentProcess(), &created, &exited, &kernel, &user))
+  {
+    auto seconds = [](const FILETIME& f) { // 100 ns units
+      return double((std::uint64_t(f.dwHighDateTime) << 32) | f.dwLowDateTime) / 1e7;
+    };
+    t.user_s = seconds(user);
+    t.system_s = seconds(kernel);
+  }
+#endif
+  return t;
 }
 
 const char* resident_memory_counter()

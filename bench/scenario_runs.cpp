@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -27,6 +28,42 @@ std::string threads_text(std::size_t threads)
   return threads == 0 ? ""
                       : ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
+
+/// A scenario's CPU time per unit of work, user and system, from its child's getrusage
+/// (GetProcessTimes on Windows): where a gain or a loss of its timings went.
+struct cpu_metrics
+{
+  metric user;
+  metric system;
+
+  /// `key`_user_`unit_key` and `key`_system_`unit_key`; the default's user time has the
+  /// target `user_target` (0: none).
+  cpu_metrics(const std::vector<backend>& backends, const std::string& key,
+              const std::string& title, const std::string& unit_key, const std::string& unit,
+              double user_target)
+      : user(make_metric(backends, key + "user_" + unit_key, title + ", user CPU", unit, true,
+                         user_target)),
+        system(make_metric(backends, key + "system_" + unit_key, title + ", system CPU", unit, true,
+                           0))
+  {
+    user.may_be_zero = system.may_be_zero = true;
+  }
+
+  void add(std::size_t i, int round, double user_value, double system_value)
+  {
+    for (auto [m, v] : {std::pair{&user, user_value}, std::pair{&system, system_value}})
+      if (std::isnan(v))
+        m->rows[i].note = "not counted: no CPU time for this process";
+      else
+        m->rows[i].add(round, std::round(v * 100) / 100);
+  }
+
+  void append_to(std::vector<metric>& out)
+  {
+    out.push_back(std::move(user));
+    out.push_back(std::move(system));
+  }
+};
 
 void latency_scenario(const config& c, const std::vector<backend>& backends,
                       std::vector<metric>& out)
@@ -44,6 +81,8 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
                   "through Z:), in the measured run",
                   true, 0);
   switches.may_be_zero = true;
+  cpu_metrics cpu(backends, "", "ping-pong", "us_per_round_trip",
+                  "us per round trip, of this process (both ends), in the measured run", 1.0);
   const latency_params params{c.latency_round_trips, c.latency_time_limit, 1, c.latency_warmup};
   shortfall limited;
   run_rounds("ping-pong latency", c.rounds, backends, [&](std::size_t i, int round) {
@@ -58,6 +97,7 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
         switches.rows[i].note = "not counted: no /proc/self/task (Linux's, or Wine's Z:)";
       else
         switches.rows[i].add(round, std::round(r.switches_per_round_trip * 100) / 100);
+      cpu.add(i, round, r.user_us_per_round_trip, r.system_us_per_round_trip);
     }
     return r.error;
   });
@@ -66,25 +106,31 @@ void latency_scenario(const config& c, const std::vector<backend>& backends,
   out.push_back(p50);
   out.push_back(p99);
   out.push_back(switches);
+  cpu.append_to(out);
 }
 
 void throughput_scenario(const config& c, const std::vector<backend>& backends, std::size_t threads,
                          std::vector<metric>& out)
 {
   const std::string title = "echo throughput" + threads_text(threads);
-  metric m = make_metric(backends,
-                         "throughput_" + std::to_string(threads) +
-                             (threads == 1 ? "_thread" : "_threads") + "_mb_s",
-                         title, throughput_unit(c, 0), false, 1.0, 0.90);
+  const std::string key =
+      "throughput_" + std::to_string(threads) + (threads == 1 ? "_thread" : "_threads") + "_";
+  metric m = make_metric(backends, key + "mb_s", title, throughput_unit(c, 0), false, 1.0, 0.90);
+  cpu_metrics cpu(backends, key, "echo" + threads_text(threads), "ms_per_mb",
+                  "ms per MB echoed, of this process (both ends), in the measured run", 0);
   m.io_threads = threads;
   const throughput_params params{c.throughput_connections, c.throughput_duration, threads};
   run_rounds(title.c_str(), c.rounds, backends, [&](std::size_t i, int round) {
     const throughput_result r = throughput_isolated(backends[i], params);
     if (r.error.empty())
+    {
       m.rows[i].add(round, r.mb_per_s);
+      cpu.add(i, round, r.user_ms_per_mb, r.system_ms_per_mb);
+    }
     return r.error;
   });
   out.push_back(m);
+  cpu.append_to(out);
 }
 
 /// The read or the write storm, every round of it in a child.
