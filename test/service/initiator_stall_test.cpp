@@ -16,8 +16,10 @@
 #include "support/reactor_configs.hpp"
 #include "support/replaced_new_delete.hpp"
 
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -152,12 +154,22 @@ enum class initiator_does
   a_cancel
 };
 
+/// Where the wait's handler runs: on the io_context, or on a strand of it (an aborted
+/// operation then hops through the io_context before the strand runs its handler).
+enum class handler_runs
+{
+  on_the_io_context,
+  on_a_strand
+};
+
 /** One configuration: the thread under test stops at each release of its last mutex. At
     its first stop the main thread makes the socket readable (for the wait); at each it
     polls the io_context (not run: a thread waiting in it would be signalled after the
     unlock, which Asio's own post does); once the handler has run, it destroys the socket
     and the io_context, and lets the thread go on. Returns the handler's error code. */
-boost::system::error_code run_stalled_initiation(const an::reactor_options& o, initiator_does what)
+boost::system::error_code
+run_stalled_initiation(const an::reactor_options& o, initiator_does what,
+                       handler_runs where = handler_runs::on_the_io_context)
 {
   stops = 0;
   resumes = 0;
@@ -165,14 +177,19 @@ boost::system::error_code run_stalled_initiation(const an::reactor_options& o, i
   auto ioc = std::make_unique<asio::io_context>();
   test_support::install(*ioc, o);
   std::optional<test_support::tcp_pair> pair(test_support::make_tcp_pair(*ioc));
+  std::optional<asio::strand<asio::io_context::executor_type>> strand(asio::make_strand(*ioc));
   std::atomic<bool> handled{false};
   std::atomic<bool> returned{false};
   boost::system::error_code result;
+  auto handler = [&](boost::system::error_code ec) {
+    result = ec;
+    handled = true;
+  };
   auto start_wait = [&] {
-    pair->server.async_wait(tcp::socket::wait_read, [&](boost::system::error_code ec) {
-      result = ec;
-      handled = true;
-    });
+    if (where == handler_runs::on_a_strand)
+      pair->server.async_wait(tcp::socket::wait_read, asio::bind_executor(*strand, handler));
+    else
+      pair->server.async_wait(tcp::socket::wait_read, handler);
   };
   if (what == initiator_does::a_cancel)
     start_wait();
@@ -208,6 +225,7 @@ boost::system::error_code run_stalled_initiation(const an::reactor_options& o, i
       // The handler has run: the program may end its use of the reactor.
       poison_freed = true;
       pair.reset();
+      strand.reset(); // a strand outliving its io_context locks the context's freed service
       ioc.reset();
     }
     resumes = stop;
@@ -235,6 +253,16 @@ BOOST_AUTO_TEST_CASE(a_canceller_touches_nothing_once_the_aborted_operation_is_p
 {
   test_support::for_each_reactor_options([](const an::reactor_options& o) {
     BOOST_TEST(run_stalled_initiation(o, initiator_does::a_cancel) ==
+               boost::asio::error::operation_aborted);
+  });
+}
+
+// The aborted operation of a handler bound to a strand is posted to the io_context first
+// (its hop): that post, too, must leave nothing of the io_context to touch afterwards.
+BOOST_AUTO_TEST_CASE(a_canceller_touches_nothing_once_the_hop_to_a_strand_is_posted)
+{
+  test_support::for_each_reactor_options([](const an::reactor_options& o) {
+    BOOST_TEST(run_stalled_initiation(o, initiator_does::a_cancel, handler_runs::on_a_strand) ==
                boost::asio::error::operation_aborted);
   });
 }

@@ -114,7 +114,7 @@ private:
     // the program's use of the io_context, so the operation keeps its work until it runs.
     if ((mode == completion_mode::post || mode == completion_mode::aborted) &&
         op->work_.schedules_on_io_context())
-      return op->work_.post_holding_work(op_completion<handler_op>(op));
+      return op->work_.post_on_io_context(op_completion<handler_op>(op));
     if (mode == completion_mode::aborted)
     {
       if (op->work_.io_runs_on_io_context())

@@ -187,22 +187,14 @@ public:
   /// which a completion can be posted to without allocating (in the operation's arena).
   bool io_runs_on_io_context() const noexcept { return !io_ || io_context_beneath(*io_); }
 
-  /// Post `f` to the io_context beneath the I/O executor (io_runs_on_io_context()).
+  /// Post `f`, which holds the operation and so its work, to the io_context beneath the
+  /// I/O executor (io_runs_on_io_context()) through an executor that counts none: nothing
+  /// of the io_context is touched once `f` is queued, as Asio's reactor posts its operations.
   template <class Function>
   void post_on_io_context(Function&& f) const
   {
     if (io_)
-      boost::asio::post(*io_context_beneath(*io_), std::forward<Function>(f));
-    else
-      with_io_executor([&](const auto& io) { boost::asio::post(io, std::forward<Function>(f)); });
-  }
-
-  /// Post `f`, which holds the operation and so its work, to the io_context
-  /// (schedules_on_io_context()) through an executor that counts none: nothing of the
-  /// io_context is touched once `f` is queued, as Asio's reactor posts its operations.
-  template <class Function>
-  void post_holding_work(Function&& f) const
-  {
+      return boost::asio::post(*io_context_beneath(*io_), std::forward<Function>(f));
     with_io_executor([&](const auto& io) {
       boost::asio::post(boost::asio::prefer(io, boost::asio::execution::outstanding_work.untracked),
                         std::forward<Function>(f));
