@@ -4,14 +4,17 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// What the I/O objects' overloads are told apart by: executors, execution contexts, tokens
-// and convertible sockets, as Asio's constraints tell them.
+// What the I/O objects' overloads are told apart by (executors, execution contexts, tokens
+// and convertible sockets, as Asio's constraints tell them), and the body of their
+// throwing forms.
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_IO_OBJECT_TRAITS_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_IO_OBJECT_TRAITS_HPP
 
 #include <boost/asio/execution/executor.hpp>
 #include <boost/asio/execution_context.hpp>
 #include <boost/asio/is_executor.hpp>
+#include <boost/system/system_error.hpp>
+#include <boost/throw_exception.hpp>
 
 #include <type_traits>
 #include <utility>
@@ -21,6 +24,32 @@ namespace asio_notify {
 namespace detail {
 
 /// @cond
+
+/// Throw `system_error` for a failed throwing overload.
+inline void throw_if(const boost::system::error_code& ec, const char* what)
+{
+  if (ec)
+    boost::throw_exception(boost::system::system_error(ec, what));
+}
+
+/// The body of a throwing overload: runs its `error_code&` form (`attempt`) and throws
+/// `system_error` naming `what` on failure; returns what that form returns.
+template <class Attempt>
+auto or_throw(const char* what, Attempt&& attempt)
+{
+  boost::system::error_code ec;
+  if constexpr (std::is_void<decltype(attempt(ec))>::value)
+  {
+    attempt(ec);
+    throw_if(ec, what);
+  }
+  else
+  {
+    auto result = attempt(ec);
+    throw_if(ec, what);
+    return result;
+  }
+}
 
 /// True for types that can provide an executor for an I/O object: execution contexts.
 template <class T>

@@ -4,8 +4,9 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// What sockets and acceptors share: ownership of a native socket registered with the
-// notify reactor of the executor's context, and the members Asio gives both.
+// socket_object, one class in one file: what sockets and acceptors share, ownership of a
+// native socket registered with the notify reactor of the executor's context and the
+// members Asio gives both, each with its documentation.
 #ifndef BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 #define BOOST_ASIO_NOTIFY_DETAIL_SOCKET_OBJECT_HPP
 
@@ -22,7 +23,6 @@
 #include <boost/asio/query.hpp>
 #include <boost/asio/socket_base.hpp>
 #include <boost/system/system_error.hpp>
-#include <boost/throw_exception.hpp>
 
 #include <cstring>
 #include <optional>
@@ -34,32 +34,6 @@ namespace asio_notify {
 namespace detail {
 
 /// @cond
-
-/// Throw `system_error` for a failed throwing overload.
-inline void throw_if(const boost::system::error_code& ec, const char* what)
-{
-  if (ec)
-    boost::throw_exception(boost::system::system_error(ec, what));
-}
-
-/// The body of a throwing overload: runs its `error_code&` form (`attempt`) and throws
-/// `system_error` naming `what` on failure; returns what that form returns.
-template <class Attempt>
-auto or_throw(const char* what, Attempt&& attempt)
-{
-  boost::system::error_code ec;
-  if constexpr (std::is_void<decltype(attempt(ec))>::value)
-  {
-    attempt(ec);
-    throw_if(ec, what);
-  }
-  else
-  {
-    auto result = attempt(ec);
-    throw_if(ec, what);
-    return result;
-  }
-}
 
 /// The reactor core serving an executor's execution context (created on first use).
 template <class Executor>
