@@ -254,9 +254,6 @@ private:
 
   using uncounted_context = boost::asio::io_context::executor_type;
   using counted_context = tracked_executor_t<uncounted_context>;
-  template <class Executor>
-  static constexpr bool is_io_context_executor =
-      std::is_same_v<Executor, uncounted_context> || std::is_same_v<Executor, counted_context>;
 
   // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
   // other executors (a strand, a user's own) the member below is not even declared: one
@@ -297,14 +294,7 @@ private:
   static void schedule_on(const Executor& ex, Function&& f, completion_mode mode)
   {
     if (mode == completion_mode::dispatch)
-    {
-      // Inside the io_context's run() the handler is called here, as Asio's reactor calls
-      // its own: a dispatch would run it here too, through a dozen more calls.
-      if constexpr (is_io_context_executor<Executor>)
-        if (ex.running_in_this_thread())
-          return f();
       boost::asio::dispatch(ex, std::forward<Function>(f));
-    }
     else if (mode == completion_mode::defer)
       boost::asio::defer(ex, std::forward<Function>(f));
     else
