@@ -743,6 +743,15 @@ int run_once(const std::string& configuration, long n)
 #if defined(_WIN32)
 const char* program_path = "";
 
+/// Whether a child's `_spawnv` status says that it never ran main(): the call failed, or
+/// the loader ended the process while it initialised its DLLs. Both are seen under Wine,
+/// loaded; neither ran the scenario, so that N runs again instead of counting as broken.
+bool never_started(std::intptr_t status)
+{
+  constexpr std::uint32_t dll_init_failed = 0xC0000142; // STATUS_DLL_INIT_FAILED
+  return status < 0 || static_cast<std::uint32_t>(status) == dll_init_failed;
+}
+
 /// What became of the child that ran N (this program again, given N): its outcome, or a
 /// description of its death.
 int run_child(const std::string& configuration, long n, std::string& death)
@@ -754,12 +763,16 @@ int run_child(const std::string& configuration, long n, std::string& death)
     args.push_back("--reactor-threads");
   args.push_back(n_text.c_str());
   args.push_back(nullptr);
-  // A process that cannot be started (seen under Wine, loaded) is tried again.
   std::intptr_t status = -1;
-  for (int attempt = 0; attempt < 5 && status < 0; ++attempt)
+  for (int attempt = 0; attempt < 5 && never_started(status); ++attempt)
   {
     if (attempt != 0)
+    {
+      std::printf("N=%ld: the child did not start (%s), tried again\n", n,
+                  status < 0 ? "_spawnv failed" : "STATUS_DLL_INIT_FAILED");
+      std::fflush(stdout);
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     status = ::_spawnv(_P_WAIT, program_path, args.data());
   }
   if (status >= no_failure_injected && status <= held_and_delivered)
