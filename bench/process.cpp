@@ -4,8 +4,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// Running this program again: run_self, its output collected, and strace_self, its system
-// calls counted.
+// Running this program again: run_self, its output collected, and strace_self and
+// perf_count_self, its system calls counted.
 #include "process.hpp"
 #include "child_processes.hpp"
 
@@ -46,25 +46,39 @@ int run_self(const std::vector<std::string>& args, std::string* output)
 #endif
 }
 
+#if defined(__linux__)
+namespace {
+
+/// Runs `counter` (its command line up to this program's arguments) on this program with
+/// `args`, its output discarded: only the file it writes is of interest. True when it and
+/// the program both succeeded; otherwise `result.error` says why.
+bool run_counted(std::vector<std::string> counter, const std::vector<std::string>& args,
+                 const std::string& file, syscall_counts& result)
+{
+  counter.push_back(program_path());
+  counter.insert(counter.end(), args.begin(), args.end());
+  std::remove(file.c_str());
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const pid_t pid = os::spawn(counter, {}, null_fd);
+  if (null_fd >= 0)
+    ::close(null_fd);
+  const int status = pid > 0 ? os::wait_for(pid) : -1;
+  if (status == 0)
+    return true;
+  result.error = status == 127 ? counter[0] + " not found"
+                               : counter[0] + " run failed (exit " + std::to_string(status) + ")";
+  return false;
+}
+
+} // namespace
+#endif
+
 syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file)
 {
   syscall_counts result;
 #if defined(__linux__)
-  std::vector<std::string> all{"strace", "-f", "-c", "-o", summary_file, program_path()};
-  all.insert(all.end(), args.begin(), args.end());
-  std::remove(summary_file.c_str());
-  // What the program prints is of no interest here: only the summary file is.
-  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  const pid_t pid = os::spawn(all, {}, null_fd);
-  if (null_fd >= 0)
-    ::close(null_fd);
-  const int status = pid > 0 ? os::wait_for(pid) : -1;
-  if (status != 0)
-  {
-    result.error = status == 127 ? "strace not found"
-                                 : "strace run failed (exit " + std::to_string(status) + ")";
+  if (!run_counted({"strace", "-f", "-c", "-o", summary_file}, args, summary_file, result))
     return result;
-  }
   // "% time  seconds  usecs/call  calls  [errors]  syscall": calls is the fourth column,
   // the name the last; the errors column is empty for calls that never failed.
   std::ifstream in(summary_file);
@@ -97,6 +111,47 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
 #else
   (void)args;
   (void)summary_file;
+  result.error = syscalls_unavailable();
+#endif
+  return result;
+}
+
+syscall_counts perf_count_self(const std::vector<std::string>& args, const std::string& csv_file)
+{
+  syscall_counts result;
+#if defined(__linux__)
+  if (!run_counted({"perf", "stat", "-x,", "-o", csv_file, "-e", "raw_syscalls:sys_enter", "-e",
+                    "syscalls:sys_enter_futex"},
+                   args, csv_file, result))
+    return result;
+  // "count,unit,event,...": a count perf could not take reads "<not counted>" or
+  // "<not supported>".
+  std::ifstream in(csv_file);
+  std::string line;
+  int counted = 0;
+  while (std::getline(in, line))
+  {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string s; std::getline(fields, s, ',');)
+      f.push_back(s);
+    if (f.size() < 3 || f[0].empty() || f[0].find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const std::uint64_t calls = std::stoull(f[0]);
+    if (f[2] == "raw_syscalls:sys_enter")
+      result.total = calls;
+    else if (f[2] == "syscalls:sys_enter_futex")
+      result.calls["futex"] = calls;
+    else
+      continue;
+    ++counted;
+  }
+  result.ok = counted == 2 && result.total != 0;
+  if (!result.ok)
+    result.error = "perf could not count the system call tracepoints (" + csv_file + ")";
+#else
+  (void)args;
+  (void)csv_file;
   result.error = syscalls_unavailable();
 #endif
   return result;

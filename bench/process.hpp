@@ -9,8 +9,8 @@
 // Windows' process memory counters), strace and the descriptor limit; the "peer" ends of
 // many connections are in peers.hpp. What is Linux- or Windows-only lives behind #if in
 // child_processes.cpp (starting children; set_program_path, can_spawn_children), process.cpp
-// (run_self, strace_self) and process_resources.cpp (the rest); elsewhere the functions say
-// "unavailable" and the scenarios that need them report n/a.
+// (run_self, strace_self, perf_count_self) and process_resources.cpp (the rest); elsewhere
+// the functions say "unavailable" and the scenarios that need them report n/a.
 #ifndef BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 #define BOOST_ASIO_NOTIFY_BENCH_PROCESS_HPP
 
@@ -63,7 +63,7 @@ double load_average();
 /// and, when `output` is not null, what it wrote to its standard output and error.
 int run_self(const std::vector<std::string>& args, std::string* output);
 
-/// System calls of a child run of this program under `strace -f -c`.
+/// System calls of a child run of this program, every thread's.
 struct syscall_counts
 {
   bool ok = false;
@@ -74,6 +74,12 @@ struct syscall_counts
 
 /// Run this program with `args` under `strace -f -c -o <summary_file>` and parse the summary.
 syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file);
+
+/// Run this program with `args` under `perf stat`, counting the kernel's system-call
+/// tracepoints: every call, and `futex` by name. No stop per call, as strace's ptrace
+/// makes, so threads that contend for a lock contend as they do untraced (doc/performance.md,
+/// "Counting system calls"). An error where perf or the tracepoints are not available.
+syscall_counts perf_count_self(const std::vector<std::string>& args, const std::string& csv_file);
 
 } // namespace bench
 

@@ -4,8 +4,9 @@
 # The bench_quick test: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir>
 #   [-DEMULATOR=<program that runs it, e.g. wine>] [-DOPTIONS=<more options>] -P quick.cmake
 # Runs `asio_notify_bench --quick <options> --out <dir>` and fails when the program fails (a
-# measurement failed or gave an insane number) or when a CPU row (user and system time per
-# round trip and per MB echoed, from each child) lacks a figure for a backend.
+# measurement failed or gave an insane number), when a CPU row (user and system time per
+# round trip and per MB echoed, from each child) lacks a figure for a backend, or when a
+# system-call count (strace's, perf's) is missing or has a row with neither figure nor note.
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 if(NOT BENCH OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir> -P quick.cmake")
@@ -52,3 +53,29 @@ if(NOT found EQUAL expected)
   message(FATAL_ERROR "${OUT}/results.json: ${found} of the ${expected} CPU rows")
 endif()
 message(STATUS "results.json: the ${found} CPU rows have a figure for every backend")
+
+# Both system-call counts (strace's and perf's) are there, each row with a figure or a note
+# that says why it has none (no strace or perf here, Windows).
+foreach(syscall_key syscalls_per_round_trip syscalls_per_round_trip_perf)
+  set(present FALSE)
+  foreach(i RANGE ${last})
+    string(JSON key GET "${json}" metrics ${i} key)
+    if(NOT key STREQUAL syscall_key)
+      continue()
+    endif()
+    set(present TRUE)
+    string(JSON rows LENGTH "${json}" metrics ${i} rows)
+    math(EXPR last_row "${rows} - 1")
+    foreach(r RANGE ${last_row})
+      string(JSON median GET "${json}" metrics ${i} rows ${r} median)
+      string(JSON note GET "${json}" metrics ${i} rows ${r} note)
+      if(median STREQUAL "null" AND note STREQUAL "")
+        message(FATAL_ERROR "${OUT}/results.json: ${key} has neither a figure nor a note")
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT present)
+    message(FATAL_ERROR "${OUT}/results.json: no ${syscall_key} metric")
+  endif()
+endforeach()
+message(STATUS "results.json: both system-call counts are there")

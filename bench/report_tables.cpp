@@ -134,6 +134,8 @@ void print_table(std::ostream& out, const run_info& info, const std::vector<metr
       for (const auto& [name, n] : calls)
         if (std::fabs(n) >= 0.005)
           sorted.emplace_back(-n, name);
+      if (sorted.empty()) // none worth a line (a counter that names only futex, say)
+        continue;
       std::sort(sorted.begin(), sorted.end());
       out << "  per round trip, " << id << ":";
       for (const auto& [n, name] : sorted)
