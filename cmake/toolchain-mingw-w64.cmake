@@ -24,13 +24,15 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")
 
-# Tests run under Wine (64-bit loader; `wine` is the wrapper that picks it).
+# Tests run under Wine (64-bit loader; `wine` is the wrapper that picks it), through
+# wine-run.sh, which runs a program again when Wine's loader failed to start it. What must
+# signal the Windows process itself (the examples' smoke tests) takes BOOST_ASIO_NOTIFY_WINE.
 find_program(BOOST_ASIO_NOTIFY_WINE NAMES wine64 wine PATHS /usr/lib/wine /usr/bin NO_DEFAULT_PATH)
 if(NOT BOOST_ASIO_NOTIFY_WINE)
   find_program(BOOST_ASIO_NOTIFY_WINE NAMES wine64 wine)
 endif()
 if(BOOST_ASIO_NOTIFY_WINE)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${BOOST_ASIO_NOTIFY_WINE})
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/wine-run.sh ${BOOST_ASIO_NOTIFY_WINE})
 endif()
 
 # Boost is header-only here, taken from the build machine's /usr/include/boost. Adding

@@ -30,6 +30,11 @@ class Native:
     def command(self, args):
         return args
 
+    def never_started(self, returncode):
+        """Whether a program that printed nothing and ended with `returncode` never ran:
+        its system's loader failed to start it, and it may be started again."""
+        return False
+
     def popen_options(self):
         """More arguments for Popen, for the programs that stop() may stop."""
         return {}
@@ -112,6 +117,11 @@ class Wine(WindowsPrograms):
 
     def command(self, args):
         return [self.loader] + args
+
+    def never_started(self, returncode):
+        # Wine's loader ends a process whose DLLs failed to initialise, before main(), with
+        # exit status 0x42 (STATUS_DLL_INIT_FAILED): a loaded machine's, see cmake/wine-run.sh.
+        return returncode == 0x42
 
     def stop(self, proc):
         """Wine lets SIGTERM kill the process: no Windows code sees it. SIGINT it turns

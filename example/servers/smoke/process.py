@@ -5,7 +5,8 @@
 # client whose stdout lines are read with a time-out), start_server, run (a client to
 # completion), and start_watchdog, the time limit of the whole run. Every child started is
 # in `children`, for the watchdog; every Process in `running`, for the report and the
-# clean-up of the entry point.
+# clean-up of the entry point. A program its loader failed to start (Wine's, on a loaded
+# machine) is started again: retry_start.
 
 import _thread
 import io
@@ -28,22 +29,28 @@ class Process:
         self.name = name
         self.args = args
         self.launch = launch
-        self.startup = launch.startup  # used up by the first line
+        self.startup = launch.startup  # used up by the first line (None after it)
         self.log_path = os.path.join(work_dir, name + ".stderr")
         self.log = open(self.log_path, "w")
+        self.starts = 0
         # Bytes both ways: what is sent ends its lines with "\n" on every system (a text
         # stream would write "\r\n" on Windows); lines read end in "\n" or "\r\n".
-        self.proc = subprocess.Popen(
-            launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        self.popen_arguments = dict(
+            args=launch.command(args), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=self.log,
             env=dict(launch.env or os.environ, **env) if env else launch.env,
             preexec_fn=None if nofile is None else lambda: limit_descriptors(nofile),
             **launch.popen_options())
+        self._start()
+        running.append(self)
+
+    def _start(self):
+        self.starts += 1
+        self.proc = subprocess.Popen(**self.popen_arguments)
         children.append(self.proc)
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        running.append(self)
 
     def _read(self):
         for line in io.TextIOWrapper(self.proc.stdout, encoding="utf-8", errors="replace"):
@@ -51,14 +58,30 @@ class Process:
         self.lines.put(None)  # end of output
 
     def next_line(self, timeout=10):
-        timeout += self.startup
-        self.startup = 0
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise Failure(f"{self.name}: no output within {timeout}s")
+        first = self.startup is not None
+        timeout += self.startup or 0
+        self.startup = None
+        line = self._line(timeout)
+        while line is None and first and self._never_started():
+            self._start()
+            line = self._line(timeout)
         check(line is not None, f"{self.name}: output ended early (exit code {self.proc.poll()})")
         return line
+
+    def _line(self, timeout):
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Failure(f"{self.name}: no output within {timeout}s")
+
+    def _never_started(self):
+        """Whether the process, having printed nothing, ended as one its loader failed to
+        start, and may be started again (what stdin was sent to it is lost)."""
+        try:
+            returncode = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return False
+        return retry_start(self.launch, self.name, returncode, self.starts)
 
     def send(self, text):
         self.proc.stdin.write(text.encode())
@@ -96,6 +119,18 @@ class Process:
 
 running = []  # the Processes started
 children = []  # every child process started (Popen), for the watchdog
+START_ATTEMPTS = 5  # starts of a program whose loader fails to start it (never_started)
+
+
+def retry_start(launch, name, returncode, starts):
+    """Whether program `name`, started `starts` times, which printed nothing and ended with
+    `returncode`, is to be started again: its loader failed to start it, and attempts are
+    left. Says so when it is."""
+    if starts >= START_ATTEMPTS or not launch.never_started(returncode):
+        return False
+    print(f"{name}: exit code {returncode} before it ran (its loader failed to start it);"
+          f" starting it again, attempt {starts + 1} of {START_ATTEMPTS}")
+    return True
 
 
 def limit_descriptors(n):
@@ -126,16 +161,23 @@ def run(args, timeout=30, launch=NATIVE, env=None, nofile=None):
     that many descriptors open. Returns a CompletedProcess."""
     timeout += launch.startup
     preexec = None if nofile is None else lambda: limit_descriptors(nofile)
-    with subprocess.Popen(launch.command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=dict(launch.env or os.environ, **env) if env else launch.env,
-                          preexec_fn=preexec) as p:
-        children.append(p)
-        try:
-            stdout, stderr = p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            raise Failure(f"{os.path.basename(args[0])}: timed out after {timeout}s")
+    name = os.path.basename(args[0])
+    starts = 0
+    while True:
+        starts += 1
+        with subprocess.Popen(launch.command(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE,
+                              env=dict(launch.env or os.environ, **env) if env else launch.env,
+                              preexec_fn=preexec) as p:
+            children.append(p)
+            try:
+                stdout, stderr = p.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+                raise Failure(f"{name}: timed out after {timeout}s")
+        if stdout or not retry_start(launch, name, p.returncode, starts):
+            break
     return subprocess.CompletedProcess(p.args, p.returncode, launch.stdout(stdout), stderr)
 
 
