@@ -22,8 +22,10 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <ctime>
 #include <optional>
+#include <thread>
 
 using namespace port_test;
 using an::events;
@@ -346,6 +348,55 @@ BOOST_FIXTURE_TEST_CASE(local_full_shutdown_reports_hangup, port_and_pair)
   expect_nothing(p);
   BOOST_TEST(::shutdown(c.client.get(), SHUT_RDWR) == 0);
   expect_notification(p, &key, events::hangup);
+}
+
+// A one-shot registration re-armed by the thread that dequeued its packet, as a reactor
+// does, while another thread replaces it (remove, then enable afresh): each new registration
+// reports the socket's pending data, again after every re-arm. The epoll backend re-arms
+// outside its lock; a re-arm made for a registration just replaced must not leave the kernel
+// holding the old one, whose events it would drop: the new one would never report.
+BOOST_FIXTURE_TEST_CASE(oneshot_rearm_racing_replacement, port_and_pair)
+{
+  constexpr int rounds = 2000;
+  std::array<int, 2> keys{};
+  std::array<std::atomic<int>, 2> notified{};
+  int stop = 0;
+  send_bytes(c.server.get()); // never read: every arming reports it
+  std::thread dequeuer([&] {
+    an::packet pk[1];
+    while (p.dequeue(pk, an::port::infinite) != 1 || pk[0].key != &stop)
+    {
+      if (pk[0].kind != an::packet_kind::notification || pk[0].events != events::in)
+        continue; // remove packets
+      int* key = static_cast<int*>(pk[0].key);
+      ++notified[static_cast<std::size_t>(key - keys.data())];
+      // Races the replacement: any result (a re-arm just after a remove registers anew).
+      apply(p, enable(c.client.native(), key, events::in, level_oneshot));
+    }
+  });
+  int failed_round = -1;
+  for (int round = 0; round < rounds && failed_round < 0; ++round)
+  {
+    const std::size_t k = static_cast<std::size_t>(round % 2);
+    boost::system::error_code ec;
+    for (int attempt = 0; attempt < 100; ++attempt)
+    {
+      apply(p, remove(c.client.native(), nullptr));
+      ec = apply(p, enable(c.client.native(), &keys[k], events::in, level_oneshot));
+      if (ec != asio_error::invalid_argument) // the dequeuer registered it again between
+        break;
+    }
+    // The new registration reports, is re-armed and reports again.
+    const int seen = notified[k].load();
+    const auto end = clock_type::now() + must_arrive;
+    while (notified[k].load() < seen + 2 && clock_type::now() < end)
+      std::this_thread::yield();
+    if (ec || notified[k].load() < seen + 2)
+      failed_round = round;
+  }
+  p.post(&stop);
+  dequeuer.join();
+  BOOST_TEST(failed_round == -1, "round " << failed_round << ": the new registration is silent");
 }
 
 // Construction fails when no descriptor is left: port(ec) reports it, port() throws, and

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <mutex>
@@ -110,6 +111,9 @@ public:
 
   int epoll_fd = -1;
   std::mutex mutex;
+  // Counts the kernel writes made under `mutex` (ctl): rearm_outside_lock, whose write is
+  // not, compares it around its own to learn whether one of them may have come between.
+  std::atomic<std::uint64_t> locked_kernel_writes{0};
   detail::fd_table<entry> entries;
   std::size_t registrations = 0;
   detail::eventfd_queue queued; // user and remove packets
@@ -131,7 +135,7 @@ public:
     for (registration& r : regs)
     {
       r.result = validate(r);
-      if (!r.result)
+      if (!r.result && !rearm_outside_lock(r))
       {
         std::lock_guard<std::mutex> lock(mutex);
         r.result = apply(r);
@@ -152,7 +156,77 @@ public:
     queue(p);
   }
 
+  // The hot path of a one-shot registration: re-enabling it after its packet, filter and
+  // triggers unchanged. epoll_ctl runs outside the lock, so a thread dequeuing meanwhile
+  // does not sleep on it (doc/performance.md, "Counting system calls"). False where it did
+  // nothing: the caller applies `r` under the lock.
+  bool rearm_outside_lock(const registration& r)
+  {
+    if (r.operation != operation::enable || !has_any(r.triggers, trigger::oneshot))
+      return false;
+    epoll_event ev{};
+    std::uint64_t writes_before;
+    entry before{};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      entry* e = entries.find(r.socket);
+      if (!e || e->key != r.key || !e->in_epoll || e->enabled || e->filter != r.filter ||
+          e->triggers != r.triggers)
+        return false;
+      before = *e;
+      // Enabled before the kernel re-arms it, so that translate keeps its first event.
+      e->enabled = true;
+      e->parked = false;
+      ev = kernel_event(r.socket, *e);
+      writes_before = locked_kernel_writes.load();
+    }
+    const bool armed = ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, r.socket, &ev) == 0;
+    if (armed && locked_kernel_writes.load() == writes_before)
+      return true;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (armed)
+    {
+      // A write under the lock came between: the kernel may hold this one, made for a
+      // registration that has since been replaced or changed. Write what the entry says now.
+      resync(r.socket);
+      return true;
+    }
+    entry* e = entries.find(r.socket);
+    if (e && e->generation == before.generation && locked_kernel_writes.load() == writes_before)
+      *e = before; // nothing changed it since: undone, for apply to find out why it failed
+    return false;
+  }
+
   // --- registration (called with `mutex` held) ---
+
+  // Every write of the kernel's state for a registration made under the lock.
+  int ctl(int op, int fd, epoll_event* ev)
+  {
+    locked_kernel_writes.fetch_add(1);
+    return ::epoll_ctl(epoll_fd, op, fd, ev);
+  }
+
+  // What the kernel holds for `e` while it is in epoll: armed as asked, or parked.
+  static epoll_event kernel_event(int fd, const entry& e)
+  {
+    epoll_event ev{};
+    ev.events = epoll_mask(e.filter, e.triggers);
+    if (e.parked)
+      ev.events = (ev.events & ~std::uint32_t(EPOLLONESHOT)) | EPOLLET;
+    ev.data.u64 = make_tag(fd, e.generation);
+    return ev;
+  }
+
+  // Writes the entry's state to the kernel again, flags unchanged (a one-shot that has had
+  // its packet is re-armed, and translate drops what it reports).
+  void resync(int fd)
+  {
+    entry* e = entries.find(fd);
+    if (!e || !e->in_epoll)
+      return; // removed or disabled: out of epoll, where a write made outside the lock fails
+    epoll_event ev = kernel_event(fd, *e);
+    ctl(EPOLL_CTL_MOD, fd, &ev);
+  }
 
   error_code apply(const registration& r)
   {
@@ -226,7 +300,7 @@ public:
     epoll_event ev{};
     ev.events = epoll_mask(filter, triggers);
     ev.data.u64 = make_tag(fd, e.generation);
-    if (::epoll_ctl(epoll_fd, op, fd, &ev) != 0)
+    if (ctl(op, fd, &ev) != 0)
     {
       const int err = errno;
       // A descriptor already in the set (or missing from it) only means our view lagged.
@@ -246,10 +320,10 @@ public:
   // socket's state changes (re-arming a one-shot would report what holds at once).
   void park(int fd, entry& e)
   {
-    epoll_event ev{};
-    ev.events = (epoll_mask(e.filter, e.triggers) & ~std::uint32_t(EPOLLONESHOT)) | EPOLLET;
-    ev.data.u64 = make_tag(fd, e.generation);
-    if (::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, fd, &ev) == 0)
+    entry parked = e;
+    parked.parked = true;
+    epoll_event ev = kernel_event(fd, parked);
+    if (ctl(EPOLL_CTL_MOD, fd, &ev) == 0)
       e.parked = true;
   }
 
@@ -273,7 +347,7 @@ public:
     entry* e;
     if (error_code ec = find_live(fd, e))
       return ec;
-    if (e->in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+    if (e->in_epoll && ctl(EPOLL_CTL_DEL, fd, nullptr) != 0)
       return last_error();
     e->in_epoll = false;
     e->enabled = false;
@@ -285,7 +359,7 @@ public:
     entry* e;
     if (error_code ec = find_live(fd, e))
       return ec;
-    if (e->in_epoll && ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr) != 0)
+    if (e->in_epoll && ctl(EPOLL_CTL_DEL, fd, nullptr) != 0)
       return last_error();
     packet p;
     p.key = e->key;
