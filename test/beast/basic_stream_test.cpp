@@ -6,7 +6,7 @@
 //
 // Official repository: https://github.com/boostorg/beast
 //
-// ADAPTED for Boost.AsioNotify (issue 27) from Beast's test/beast/core/basic_stream.cpp at
+// ADAPTED for Boost.AsioNotify from Beast's test/beast/core/basic_stream.cpp at
 // tag boost-1.81.0 (commit 5e55b558e0f2f0ddc0be00fa37012b204a2bb6ff): the stream under test is
 // boost::asio_notify::beast::basic_stream (its socket boost::asio_notify's), the test's
 // servers and acceptors are boost::asio_notify's too, and the test lives in namespace

@@ -6,7 +6,7 @@
 //
 // Official repository: https://github.com/boostorg/beast
 //
-// ADAPTED for Boost.AsioNotify (issue 27): copied unchanged from Beast's
+// ADAPTED for Boost.AsioNotify: copied unchanged from Beast's
 // test/beast/core/stream_tests.hpp at tag boost-1.81.0, for basic_stream_test.cpp; only the
 // layout is the repository's (.clang-format).
 

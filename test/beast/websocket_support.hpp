@@ -4,7 +4,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// Beast's WebSocket over the notify reactor's sockets (issue 27): websocket::stream of our TCP
+// Beast's WebSocket over the notify reactor's sockets: websocket::stream of our TCP
 // socket, of ssl::stream of it, and of boost::asio_notify::beast::tcp_stream. For each:
 // - the handshake, text and binary messages (one of 1 MiB, eight times what the sockets'
 //   buffers hold) and the closing handshake begun by either side, the peer reading

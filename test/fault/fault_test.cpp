@@ -453,7 +453,7 @@ struct thrown_by_handler : std::exception
 
 } // namespace
 
-// Issue 29: a handler that throws, among others made ready by the same packets. The exception
+// A handler that throws, among others made ready by the same packets. The exception
 // leaves run() as with Asio; the other handlers of the batch are not lost (the next run()
 // runs them), and the thrower's socket is still registered: a read started after it
 // completes.
