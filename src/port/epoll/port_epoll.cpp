@@ -111,8 +111,8 @@ public:
 
   int epoll_fd = -1;
   std::mutex mutex;
-  // Counts the kernel writes made under `mutex` (ctl): rearm_outside_lock, whose write is
-  // not, compares it around its own to learn whether one of them may have come between.
+  // Counts the kernel writes made under `mutex` (ctl): apply_locking's re-arm, whose write
+  // is not, compares it around its own to learn whether one of them may have come between.
   std::atomic<std::uint64_t> locked_kernel_writes{0};
   detail::fd_table<entry> entries;
   std::size_t registrations = 0;
@@ -135,11 +135,8 @@ public:
     for (registration& r : regs)
     {
       r.result = validate(r);
-      if (!r.result && !rearm_outside_lock(r))
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        r.result = apply(r);
-      }
+      if (!r.result)
+        r.result = apply_locking(r);
     }
     if (packets.empty())
       return 0;
@@ -156,45 +153,44 @@ public:
     queue(p);
   }
 
-  // The hot path of a one-shot registration: re-enabling it after its packet, filter and
-  // triggers unchanged. epoll_ctl runs outside the lock, so a thread dequeuing meanwhile
-  // does not sleep on it (doc/performance.md, "Counting system calls"). False where it did
-  // nothing: the caller applies `r` under the lock.
-  bool rearm_outside_lock(const registration& r)
+  // Applies `r` under the lock, but for the hot path of a one-shot registration: re-enabling
+  // it after its packet, filter and triggers unchanged, whose epoll_ctl runs outside the
+  // lock, so a thread dequeuing meanwhile does not sleep on it (doc/performance.md,
+  // "Counting system calls").
+  error_code apply_locking(const registration& r)
   {
-    if (r.operation != operation::enable || !has_any(r.triggers, trigger::oneshot))
-      return false;
-    epoll_event ev{};
-    std::uint64_t writes_before;
-    entry before{};
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      entry* e = entries.find(r.socket);
-      if (!e || e->key != r.key || !e->in_epoll || e->enabled || e->filter != r.filter ||
-          e->triggers != r.triggers)
-        return false;
-      before = *e;
-      // Enabled before the kernel re-arms it, so that translate keeps its first event.
-      e->enabled = true;
-      e->parked = false;
-      ev = kernel_event(r.socket, *e);
-      writes_before = locked_kernel_writes.load();
-    }
+    std::unique_lock<std::mutex> lock(mutex);
+    entry* e = entries.find(r.socket);
+    if (!is_oneshot_rearm(r, e))
+      return apply(r);
+    const entry before = *e;
+    e->enabled = true; // before the kernel re-arms it, so that translate keeps its first event
+    e->parked = false;
+    epoll_event ev = kernel_event(r.socket, *e);
+    const std::uint64_t writes_before = locked_kernel_writes.load();
+    lock.unlock();
     const bool armed = ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, r.socket, &ev) == 0;
     if (armed && locked_kernel_writes.load() == writes_before)
-      return true;
-    std::lock_guard<std::mutex> lock(mutex);
+      return {};
+    lock.lock();
     if (armed)
     {
       // A write under the lock came between: the kernel may hold this one, made for a
       // registration that has since been replaced or changed. Write what the entry says now.
       resync(r.socket);
-      return true;
+      return {};
     }
-    entry* e = entries.find(r.socket);
+    e = entries.find(r.socket);
     if (e && e->generation == before.generation && locked_kernel_writes.load() == writes_before)
       *e = before; // nothing changed it since: undone, for apply to find out why it failed
-    return false;
+    return apply(r);
+  }
+
+  static bool is_oneshot_rearm(const registration& r, const entry* e)
+  {
+    return r.operation == operation::enable && has_any(r.triggers, trigger::oneshot) && e &&
+           e->key == r.key && e->in_epoll && !e->enabled && e->filter == r.filter &&
+           e->triggers == r.triggers;
   }
 
   // --- registration (called with `mutex` held) ---
