@@ -47,27 +47,11 @@ echo "windows-cross: built in $((SECONDS - start)) s, build status $build_status
 # none: the test double), the suites on AFD, and everything else, the examples' smoke tests
 # among them (the Windows programs run under Wine, driven by the host's python3). Together
 # they are every test; a selection that matches none fails, as in the job.
-# A wineserver that crashes ("wineserver crashed, please enable coredumps") leaves the
-# Windows programs running then hung until their time-out, and lets some end with status 0
-# having run nothing: a selection whose output shows it runs again, once, on a new server.
+# A selection during which the wineserver crashed runs again, once (.ci/wine-ctest.sh).
+# shellcheck source=wine-ctest.sh
+source "$root/.ci/wine-ctest.sh"
 test_status=0
-run_ctest() {
-  local output="$build/ctest-selection.log" status
-  for attempt in 1 2; do
-    if (cd "$build" && nice -n 5 ctest --output-on-failure --no-tests=error -j "$jobs" "$@") 2>&1 |
-      tee "$output"; then
-      status=0
-    else
-      status=1
-    fi
-    if [ "$attempt" -eq 2 ] || ! grep -q "wineserver crashed" "$output"; then
-      break
-    fi
-    echo "windows-cross: the wineserver crashed during ctest $*; running it again on a new one"
-    "$wineserver" -p || true
-  done
-  [ "$status" -eq 0 ] || test_status=1
-}
+run_ctest() { JOBS=$jobs wine_ctest "$build" "$@" || test_status=1; }
 run_ctest -R '_psn$|backend_choice|port_win_test'
 run_ctest -R '_afd$'
 run_ctest -E '_psn$|_afd$|backend_choice|port_win_test'

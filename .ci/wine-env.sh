@@ -1,12 +1,14 @@
 # Copyright (c) 2026 The Boost.AsioNotify authors
 # Distributed under the Boost Software License, Version 1.0.
+# shellcheck shell=bash
 #
 # Sourced (bash) by .ci/windows-cross.sh and tools/main-job.sh: Wine headless, quiet and
 # non-interactive, in a prefix private to a build directory, with one wineserver for the
 # whole run.
 #
-#   source .ci/wine-env.sh <build-dir>      sets $wine and $wineserver, exports WINE*,
-#                                           and starts the wineserver (stopped on EXIT)
+#   source .ci/wine-env.sh <build-dir>      sets $wine, $wineserver and $wineserver_log,
+#                                           exports WINE*, and starts the wineserver
+#                                           (stopped on EXIT)
 # Needs wine64 (Debian: apt-get install wine64).
 
 wine=
@@ -31,6 +33,17 @@ unset DISPLAY WAYLAND_DISPLAY             # console programs only: no X server n
 stop_wineserver() { "$wineserver" -k >/dev/null 2>&1 || true; }
 trap stop_wineserver EXIT
 
+# What the persistent wineserver prints goes to $wineserver_log: a wineserver that crashes
+# says so there ("wineserver crashed, please enable coredumps"), and nowhere else. Wine's
+# services (services.exe and the rest) start with the first program: started here, and not
+# by a test, they keep no test's output open (ctest waits for it to close).
+wineserver_log=$1/wineserver.log
+start_wineserver() {
+  "$wineserver" -p 2>>"$wineserver_log" ||
+    echo "wine-env: a wineserver is already running for this prefix"
+  "$wine" cmd /c exit 0 >/dev/null 2>&1
+}
+
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   echo "wine-env: creating the Wine prefix $WINEPREFIX"
   "$wine" wineboot -i >/dev/null 2>&1 || true
@@ -40,5 +53,4 @@ fi
 # client, and a program starting in that moment fails to connect ("recvmsg: Connection
 # reset"). Started before any program runs (-p refuses, status 2, while another server is up).
 "$wineserver" -w || true
-"$wineserver" -p || echo "wine-env: a wineserver is already running for this prefix"
-"$wine" cmd /c exit 0 >/dev/null 2>&1 || { echo "wine-env: wine cannot run programs" >&2; return 2; }
+start_wineserver || { echo "wine-env: wine cannot run programs" >&2; return 2; }
