@@ -29,13 +29,16 @@ namespace detail {
 class io_thread_dequeuer final : public batch_done_hook
 {
 public:
-  /// `exit_key`: the reactor threads' exit packet, passed on to them when seen here.
+  /// `exit_key`: the reactor threads' exit packet, passed on to them when seen here;
+  /// `lease` (may be null): the port the reactor threads lend, given back by a look that
+  /// finds nothing.
   io_thread_dequeuer(port& p, driven_reactor& reactor, std::size_t batch_size,
-                     boost::asio::any_io_executor context_executor, void* exit_key)
+                     boost::asio::any_io_executor context_executor, void* exit_key,
+                     port_lease* lease = nullptr)
       : port_(p), reactor_(reactor),
         batch_size_(batch_size), target_{batch_site::this_thread, std::move(context_executor),
                                          nullptr, this},
-        exit_key_(exit_key)
+        exit_key_(exit_key), lease_(lease)
   {
   }
 
@@ -43,17 +46,19 @@ public:
   void stop() noexcept { stopped_.store(true, std::memory_order_release); }
 
   /// An io thread has done its share of a batch: look into the port once it has run what
-  /// it queued, unless another io thread is about to, or recent looks found nothing.
+  /// it queued, unless another io thread is about to, or recent looks found nothing while
+  /// the port is not lent.
   void batch_done() override
   {
-    int skip = batches_to_skip_.load(std::memory_order_relaxed);
+    int skip = lent() ? 0 : batches_to_skip_.load(std::memory_order_relaxed);
     while (skip > 0 &&
            !batches_to_skip_.compare_exchange_weak(skip, skip - 1, std::memory_order_relaxed))
     {
     }
-    if (skip > 0 || stopped_.load(std::memory_order_acquire) ||
-        looking_.exchange(true, std::memory_order_acq_rel))
+    if (skip > 0 || looking_.exchange(true, std::memory_order_acq_rel))
       return;
+    if (stopped_.load(std::memory_order_acquire))
+      return give_back();
     try
     {
       boost::asio::defer(target_.executor, [this] { look(); });
@@ -61,15 +66,25 @@ public:
     catch (const std::bad_alloc&)
     {
       // A look is only a shortcut: the reactor threads see the port all the same.
-      looking_.store(false, std::memory_order_release);
+      give_back();
     }
   }
 
 private:
+  bool lent() const noexcept { return lease_ && lease_->held(); }
+
+  // No look is deferred or running from here: the port goes back to the reactor threads.
+  void give_back() noexcept
+  {
+    looking_.store(false, std::memory_order_release);
+    if (lease_)
+      lease_->give_back();
+  }
+
   void look()
   {
     if (stopped_.load(std::memory_order_acquire))
-      return;
+      return give_back();
     thread_local std::vector<packet> buffer;
     thread_local std::vector<packet> io;
     boost::system::error_code ec;
@@ -83,7 +98,7 @@ private:
     }
     catch (...)
     {
-      looking_.store(false, std::memory_order_release); // the next batch may look again
+      give_back(); // the next batch may look again
       throw;
     }
     reactor_counters::add(reactor_.counters.io_thread_looks);
@@ -92,9 +107,12 @@ private:
     misses_ = n == 0 ? std::min(misses_ + 1, 7) : 0; // only the looking thread writes it
     batches_to_skip_.store(misses_ < 2 ? 0 : (1 << (misses_ - 1)) - 1, std::memory_order_relaxed);
     looking_.store(false, std::memory_order_release); // its batch may look again
+    const bool exit_seen = n != 0 && partition_dequeued(reactor_, buffer.data(), n, exit_key_, io);
+    if (lease_) // only a look that found I/O has a batch after it, and looks again
+      lease_->looked(n == 0 ? 0 : io.size());
     if (n == 0)
       return;
-    if (partition_dequeued(reactor_, buffer.data(), n, exit_key_, io))
+    if (exit_seen)
       post_exit(port_, exit_key_); // the reactor threads' exit: theirs to see
     perform_dequeued(reactor_, io, target_);
   }
@@ -104,6 +122,7 @@ private:
   const std::size_t batch_size_;
   const batch_target target_; // performed in the looking thread
   void* const exit_key_;
+  port_lease* const lease_;
   std::atomic<bool> stopped_{false};
   std::atomic<bool> looking_{false};    // a look into the port is deferred or running
   std::atomic<int> batches_to_skip_{0}; // before the next look, after looks that missed

@@ -128,18 +128,25 @@ bool hand_over(driven_reactor& reactor, const std::vector<packet>& io, const bat
   if (!batch)
     return false;
   to.gate->handing_over();
+  if (to.lease) // before the post: the look that gives it back may come at once
+    to.lease->lend(io.size());
+  auto never_handed_over = [&to] {
+    to.gate->taken_up();
+    if (to.lease)
+      to.lease->give_back();
+  };
   try
   {
     shared_batch::invite(batch);
   }
   catch (const std::bad_alloc&)
   {
-    to.gate->taken_up(); // never handed over after all
+    never_handed_over();
     return false;
   }
   catch (...)
   {
-    to.gate->taken_up();
+    never_handed_over();
     throw;
   }
   return true;

@@ -10,6 +10,7 @@
 #define BOOST_ASIO_NOTIFY_SRC_DRIVERS_SHARED_BATCH_HPP
 
 #include "handoff_gate.hpp"
+#include "port_lease.hpp"
 #include "reactor_driver.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -45,13 +46,15 @@ enum class batch_site
 
 /// Where a driver's dequeued packets go: `executor` is the io_context's (or thread pool's),
 /// `gate` a reactor thread's hand-over limit (context only), `done_hook` told by each io thread
-/// that has done its share (may be null).
+/// that has done its share (may be null), `lease` lent to the io threads with each batch
+/// handed over (context only; may be null).
 struct batch_target
 {
   batch_site where;
   boost::asio::any_io_executor executor;
   std::shared_ptr<handoff_gate> gate;
   batch_done_hook* done_hook = nullptr;
+  port_lease* lease = nullptr;
 };
 
 /// A batch of I/O packets that every io_context thread working on it claims one packet at

@@ -34,10 +34,10 @@ public:
   thread_driver(port& p, driven_reactor& reactor, const reactor_options& options,
                 boost::asio::any_io_executor context_executor)
       : port_(p), reactor_(reactor), batch_size_(options.batch_size),
-        io_dequeuer_(p, reactor, options.batch_size, context_executor, &exit_key_),
+        io_dequeuer_(p, reactor, options.batch_size, context_executor, &exit_key_, &lease_),
         target_{context_executor ? batch_site::context : batch_site::reactor_thread,
-                std::move(context_executor), std::make_shared<handoff_gate>(options.threads),
-                &io_dequeuer_}
+                context_executor, std::make_shared<handoff_gate>(options.threads), &io_dequeuer_,
+                context_executor ? &lease_ : nullptr}
   {
     try
     {
@@ -60,6 +60,7 @@ public:
   {
     std::lock_guard<std::mutex> lock(stop_mutex_);
     io_dequeuer_.stop();
+    lease_.close(); // a reactor thread waiting for a look goes back to the port
     if (threads_.empty())
       return;
     target_.gate->open(); // a context that no longer runs must not hold a thread back
@@ -108,6 +109,7 @@ private:
     std::size_t n = 0;
     try
     {
+      lease_.wait_for_return();
       n = port_.dequeue(b.dequeued, port::infinite, ec);
       if (target_.gate->wait_for_room() && n < batch_size_) // what became ready meanwhile
         n += port_.dequeue(boost::span<packet>(b.dequeued).subspan(n), std::chrono::milliseconds(0),
@@ -134,6 +136,7 @@ private:
   driven_reactor& reactor_;
   const std::size_t batch_size_;
   char exit_key_ = 0;
+  port_lease lease_;               // lent to the io threads with each batch handed over
   io_thread_dequeuer io_dequeuer_; // what an io thread does once it has done its share
   const batch_target target_;      // a reactor thread's batches: to the context
   // Made before the threads: it delivers their exceptions without allocating.

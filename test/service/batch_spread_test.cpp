@@ -311,8 +311,11 @@ BOOST_AUTO_TEST_CASE(io_threads_take_what_their_own_handlers_made_ready)
                          << ": packets " << st.packets_dequeued << ", handed over "
                          << st.packets_handed_over << ", io thread looks " << st.io_thread_looks);
       BOOST_TEST(st.io_thread_looks > 0u);
-      // Every packet a look did not find was handed over by the reactor thread.
+      // Every packet a look did not find was handed over by the reactor thread, which lends
+      // the port while the looks find packets: a few, where the io thread was kept from
+      // looking for a whole patience (a loaded machine), not most.
       BOOST_TEST(st.packets_handed_over <= st.packets_dequeued);
+      BOOST_TEST(st.packets_handed_over * 4 <= st.packets_dequeued);
     }
   }
 }
