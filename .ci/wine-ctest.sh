@@ -34,20 +34,21 @@ wine_program_pids() { prefix_pids wine64 wine wine64-preloader wine-preloader; }
 
 wineserver_crashed() { grep -q "wineserver crashed" "$@" 2>/dev/null; }
 
+# shellcheck disable=SC2046 # one pid a word
+end_wine_programs() { kill -KILL $(wine_program_pids) 2>/dev/null || true; }
+
 # Ends every Windows program of the prefix, every 2 s, once the wineserver has crashed.
 watch_wineserver() {
   while sleep 2; do
     if wineserver_crashed "$wineserver_log"; then
-      # shellcheck disable=SC2046 # one pid a word
-      kill -KILL $(wine_program_pids) 2>/dev/null || true
+      end_wine_programs
     fi
   done
 }
 
 # Leaves no program of the crashed server behind, and starts a new persistent one.
 restart_wineserver() {
-  # shellcheck disable=SC2046
-  kill -KILL $(wine_program_pids) 2>/dev/null || true
+  end_wine_programs
   "$wineserver" -k >/dev/null 2>&1 || true # a server a later program started on demand
   : >"$wineserver_log"
   start_wineserver || true
