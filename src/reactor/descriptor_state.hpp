@@ -10,17 +10,39 @@
 #ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
 #define BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
 
+#include <boost/asio_notify/detail/performers.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/flags.hpp>
 #include <boost/system/error_code.hpp>
 
+#include "receive_channel.hpp"
+
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 namespace boost {
 namespace asio_notify {
 namespace detail {
+
+struct descriptor_state;
+
+/// Where a read that would block goes on: the socket's receive channel, opened on first use.
+class channel_receiver final : public overlapped_receiver
+{
+public:
+  channel_receiver(descriptor_state& s, const receive_site& site) noexcept : state_(s), site_(site)
+  {
+  }
+
+  inline bool receive(socket_ops::native_buffer* bufs, std::size_t count,
+                      socket_ops::message_flags flags) noexcept override;
+
+private:
+  descriptor_state& state_;
+  receive_site site_;
+};
 
 /** The reactor's state of one open socket; the I/O object holds its address as an opaque
     handle (what the object keeps of its own is in socket_object.hpp). It lives in a slot of
@@ -39,7 +61,7 @@ struct descriptor_state
   events wanted_events() const noexcept
   {
     events e = events::none;
-    if (!ops[read_op].empty())
+    if (!ops[read_op].empty() && !receive_in_flight)
       e |= events::in | events::hangup;
     if (!ops[write_op].empty())
       e |= events::out;
@@ -53,39 +75,65 @@ struct descriptor_state
   /// error).
   void record_read(bool drained) noexcept { read_drained = drained && !hangup_seen; }
 
-  /// One attempt at an operation's system call; keeps `read_drained` up to date.
-  bool attempt(op_type type, reactor_op& op, bool from_packet)
+  /// One attempt at an operation's system call; keeps `read_drained` up to date. A read
+  /// that would block goes on as an overlapped receive where `receives` issues them.
+  bool attempt(op_type type, reactor_op& op, bool from_packet, const receive_site& receives)
   {
     const bool read = type == read_op;
     perform_context c{socket, from_packet, read && read_drained, read && drained_hint};
+    std::optional<channel_receiver> receiver;
+    if (read && receives.issuer && !receive_refused)
+      c.receiver = &receiver.emplace(*this, receives);
     if (!op.perform(c))
+    {
+      receive_in_flight = c.issued;
       return false;
+    }
     if (read)
       record_read(c.drained);
     return true;
   }
 
   /// Perform queued operations of one type in order until one would block; the finished
-  /// ones go to `done`.
-  void perform_queue(op_type type, op_queue& done, bool from_packet)
+  /// ones go to `done`. Nothing is read while a receive is in flight.
+  void perform_queue(op_type type, op_queue& done, bool from_packet, const receive_site& receives)
   {
+    if (type == read_op && receive_in_flight)
+      return;
     while (reactor_op* op = ops[type].front())
     {
-      if (!attempt(type, *op, from_packet))
+      if (!attempt(type, *op, from_packet, receives))
         break;
       done.push(ops[type].pop());
     }
   }
 
-  /// Move every queued operation to `aborted`, with `ec` as its result.
+  /// Move every queued operation to `aborted`, with `ec` as its result, but the one in a
+  /// receive in flight, which that receive's completion finishes.
   void abort_all(op_queue& aborted, const boost::system::error_code& ec) noexcept
   {
     for (op_queue& q : ops)
+    {
+      reactor_op* kept = &q == &ops[read_op] && receive_in_flight ? q.pop() : nullptr;
       while (reactor_op* op = q.pop())
       {
         op->ec_ = ec;
         aborted.push(op);
       }
+      if (kept)
+        q.push(kept);
+    }
+  }
+
+  /// The socket leaves the reactor: its receive channel goes, with the operation of the
+  /// receive in flight if there is one (abort_all has taken the others).
+  void close_receives() noexcept
+  {
+    if (!receive)
+      return;
+    receive->close(receive_in_flight ? ops[read_op].pop() : nullptr);
+    receive = nullptr;
+    receive_in_flight = false;
   }
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
@@ -102,11 +150,26 @@ struct descriptor_state
   bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
   bool read_drained = false;
   bool hangup_seen = false;
+  // Overlapped receives (receive_channel.hpp): the channel, opened by the first read that
+  // would block; whether the front read is in its receive; whether none can be opened.
+  receive_channel* receive = nullptr;
+  bool receive_in_flight = false;
+  bool receive_refused = false;
 
   // Set once by the table.
   std::uint32_t slot = 0;
   std::uint32_t next_free = 0; // the next free slot + 1, 0 for none; the table's mutex
 };
+
+bool channel_receiver::receive(socket_ops::native_buffer* bufs, std::size_t count,
+                               socket_ops::message_flags flags) noexcept
+{
+  descriptor_state& s = state_;
+  if (!s.receive)
+    s.receive = site_.issuer->open(s.socket, site_.key);
+  s.receive_refused = !s.receive;
+  return s.receive && s.receive->issue(bufs, count, flags);
+}
 
 } // namespace detail
 } // namespace asio_notify

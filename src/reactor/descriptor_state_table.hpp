@@ -147,6 +147,9 @@ private:
     state.drained_hint = false;
     state.read_drained = false;
     state.hangup_seen = false;
+    state.receive = nullptr; // close_receives left none
+    state.receive_in_flight = false;
+    state.receive_refused = false;
     if (state.generation == 0)
       state.generation = next_generation(0);
   }

@@ -76,6 +76,8 @@ struct reactor_core::impl final : driven_reactor
       return;
     driver = make_driver(io_executor, options, the_port, *this, driver_note);
     registrations_by_driver.store(driver->apply({}), std::memory_order_relaxed);
+    if (options.overlapped_receives)
+      issuer.store(driver->receives(), std::memory_order_release);
     driver_ready.store(true, std::memory_order_release);
   }
 
@@ -150,6 +152,7 @@ struct reactor_core::impl final : driven_reactor
       std::lock_guard<std::mutex> lock(s->mutex);
       s->closed = true;
       s->abort_all(aborted, boost::asio::error::operation_aborted);
+      s->close_receives();
       registered = s->registered;
       hinted = s->drained_hint;
       key = descriptor_state_table::key_of(*s);
@@ -204,7 +207,7 @@ struct reactor_core::impl final : driven_reactor
     s.armed = r.filter;
     if (edge) // rule 8: a condition true before an edge registration may never be reported
       for (int t = 0; t < max_ops; ++t)
-        s.perform_queue(static_cast<op_type>(t), done, false);
+        s.perform_queue(static_cast<op_type>(t), done, false, receives_for(s));
   }
 
   // Disarms a socket that nothing waits for any more (its operations cancelled), where an
@@ -245,22 +248,65 @@ struct reactor_core::impl final : driven_reactor
     if (readable)
     {
       s->read_drained = false;
-      s->perform_queue(read_op, done, true);
+      s->perform_queue(read_op, done, true, receives_for(*s));
     }
     if (error || has_any(p.events, events::out))
-      s->perform_queue(write_op, done, true);
+      s->perform_queue(write_op, done, true, {});
     if (hangup)
-      s->perform_queue(except_op, done, true);
+      s->perform_queue(except_op, done, true, {});
+    rearm(*s, done);
+  }
+
+  // After a packet or a receive's completion (with the state's mutex held).
+  void rearm(descriptor_state& s, op_queue& done)
+  {
     try
     {
-      update_registration(*s, done);
+      update_registration(s, done);
     }
     catch (const std::bad_alloc&)
     {
       // No memory to re-arm with: the operations that would wait on without a registration
       // complete with no_memory rather than never.
-      s->abort_all(done, boost::asio::error::no_memory);
+      s.abort_all(done, boost::asio::error::no_memory);
     }
+  }
+
+  // --- overlapped receives (receive_channel.hpp) ---
+
+  receive_site receives_for(const descriptor_state& s) const noexcept
+  {
+    return {issuer.load(std::memory_order_acquire), descriptor_state_table::key_of(s)};
+  }
+
+  void receive_completed(receive_channel& channel, const error_code& ec, std::size_t bytes,
+                         bool drained, op_queue& done) override
+  {
+    if (descriptor_state* s = states.find(channel.key))
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      if (!s->closed && s->receive == &channel && descriptor_state_table::names(*s, channel.key))
+      {
+        s->receive_in_flight = false;
+        done.push(finished(s->ops[read_op].pop(), ec, bytes));
+        s->record_read(drained);
+        // Data or an error is what a readiness packet would have reported: the reads and
+        // waits queued behind go on as after one (a cancelled receive reports nothing).
+        const bool reported = ec != boost::asio::error::operation_aborted;
+        s->perform_queue(read_op, done, reported, receives_for(*s));
+        return rearm(*s, done);
+      }
+    }
+    // The socket left the reactor with the receive in flight (close_receives).
+    if (reactor_op* op = channel.orphan.exchange(nullptr, std::memory_order_acq_rel))
+      done.push(finished(op, ec, bytes));
+  }
+
+  static reactor_op* finished(reactor_op* op, const error_code& ec, std::size_t bytes) noexcept
+  {
+    op->ec_ = ec;
+    op->bytes_ = bytes;
+    return op;
   }
 
   // A packet for a socket closed since (its slot free, or another socket's now).
@@ -314,6 +360,13 @@ struct reactor_core::impl final : driven_reactor
         return;
       driver_ready.store(false, std::memory_order_release);
       registrations_by_driver.store(false, std::memory_order_relaxed);
+      // Before the driver, whose channels they are: a receive in flight keeps its
+      // operation (and the buffers it fills) until its completion, in Asio's shutdown.
+      states.for_each([](descriptor_state& s) {
+        std::lock_guard<std::mutex> state_lock(s.mutex);
+        s.close_receives();
+      });
+      issuer.store(nullptr, std::memory_order_release);
       if (driver)
         driver->stop();
       driver.reset();
@@ -336,6 +389,7 @@ struct reactor_core::impl final : driven_reactor
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
   std::atomic<bool> registrations_by_driver{false}; // the driver applies them (apply())
+  std::atomic<receive_issuer*> issuer{nullptr};     // the driver's, set once with it, if asked
   const char* driver_note = nullptr;                // set once, under driver_mutex
   std::atomic<bool> shut_down{false};
   std::optional<boost::asio::io_context::executor_type> abort_hop; // set once, under driver_mutex
@@ -437,7 +491,7 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
       op->ec_ = start_error;
       finished.push(op);
     }
-    else if (s->ops[type].empty() && s->attempt(type, *op, false))
+    else if (s->ops[type].empty() && s->attempt(type, *op, false, impl_->receives_for(*s)))
       finished.push(op);
     else
     {
@@ -499,6 +553,8 @@ void reactor_core::cancel(descriptor_state& s)
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.abort_all(aborted, boost::asio::error::operation_aborted);
+    if (s.receive_in_flight)
+      s.receive->cancel(); // its completion finishes the operation in it
     impl_->disarm_if_idle(s);
   }
   impl_->complete(aborted, completion_mode::aborted);
@@ -509,6 +565,8 @@ void reactor_core::cancel_op(descriptor_state& s, op_type type, const void* key)
   op_queue aborted;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
+    if (type == read_op && s.receive_in_flight && s.ops[type].front()->cancellation_key_ == key)
+      return s.receive->cancel(); // its completion finishes the operation
     reactor_op* op = s.ops[type].erase(key);
     if (!op)
       return;

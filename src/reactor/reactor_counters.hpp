@@ -48,6 +48,7 @@ struct reactor_counters
     s.io_thread_looks = io_thread_looks.load(std::memory_order_relaxed);
     s.operations_completed = operations_completed.load(std::memory_order_relaxed);
     s.stale_packets_dropped = stale_packets.load(std::memory_order_relaxed);
+    s.overlapped_receives = overlapped_receives.load(std::memory_order_relaxed);
     return s;
   }
 
@@ -58,6 +59,7 @@ struct reactor_counters
   counter io_thread_looks{0};     // the thread driver's io threads looking into the port
   counter operations_completed{0};
   counter stale_packets{0};
+  counter overlapped_receives{0};
 };
 
 } // namespace detail

@@ -10,6 +10,7 @@
 
 #include <boost/asio_notify/detail/socket_ops.hpp>
 
+#include "overlapped_recv_win.hpp"
 #include "socket_ops_common.hpp"
 
 #include <boost/asio/error.hpp>
@@ -23,6 +24,10 @@
 
 static_assert(sizeof(boost::asio_notify::detail::socket_ops::native_buffer) == sizeof(WSABUF),
               "native_buffer must have WSABUF's layout");
+
+#if !defined(ERROR_HANDLES_CLOSED)
+#define ERROR_HANDLES_CLOSED 676L // winerror.h of Windows' SDK; older MinGW-w64 lacks it
+#endif
 
 #if !defined(SIO_UDP_CONNRESET)
 #define SIO_UDP_CONNRESET _WSAIOW(IOC_VENDOR, 12)
@@ -333,6 +338,35 @@ std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, m
   if (drained && !ec && n != 0 && !(flags & (MSG_PEEK | MSG_OOB)))
     *drained = n < capacity_of(bufs, count);
   return n;
+}
+
+unsigned long recv_overlapped(native_socket_type s, native_buffer* bufs, std::size_t count,
+                              unsigned long& flags, void* overlapped) noexcept
+{
+  // No byte count: for an overlapped call it may be wrong (Winsock's documentation).
+  if (::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), nullptr, &flags,
+                static_cast<OVERLAPPED*>(overlapped), nullptr) == 0)
+    return 0;
+  const DWORD error = static_cast<DWORD>(::WSAGetLastError());
+  return error == WSA_IO_PENDING ? 0 : error;
+}
+
+error_code overlapped_recv_result(const error_code& completion, std::size_t bytes,
+                                  bool cancelled) noexcept
+{
+  if (!completion)
+    return bytes == 0 ? error_code(boost::asio::error::eof) : error_code();
+  switch (completion.value())
+  {
+  case ERROR_OPERATION_ABORTED:
+  case ERROR_HANDLES_CLOSED: // Wine's, for a handle closed with the receive in flight
+    return boost::asio::error::operation_aborted;
+  case ERROR_CONNECTION_ABORTED:
+    return boost::asio::error::connection_aborted;
+  default:
+    return cancelled ? error_code(boost::asio::error::operation_aborted)
+                     : to_asio_error(static_cast<DWORD>(completion.value()));
+  }
 }
 
 std::size_t send(native_socket_type s, const native_buffer* bufs, std::size_t count,

@@ -15,6 +15,9 @@
 #include "support/run_until.hpp"
 #include "support/tcp_pair.hpp"
 #include "support/wine.hpp"
+#if !defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
+#include "support/reactor_configs.hpp"
+#endif
 
 #include <boost/test/unit_test.hpp>
 
@@ -273,6 +276,18 @@ inline bool wine_afd() { return notify_backend && under_wine(); }
 inline error_code peer_reset_read_error()
 {
   return under_wine() ? error_code(asio::error::eof) : error_code(asio::error::connection_reset);
+}
+
+/// Whether `ioc`'s reactor reads through overlapped receives (test_support::reads_overlapped).
+inline bool reads_overlapped(asio::io_context& ioc)
+{
+#if defined(BOOST_ASIO_NOTIFY_DEFAULT_BACKEND)
+  static_cast<void>(ioc);
+  return false;
+#else
+  return asio::has_service<sockets::reactor>(ioc) &&
+         test_support::reads_overlapped(asio::use_service<sockets::reactor>(ioc));
+#endif
 }
 
 #if !defined(_WIN32) // Windows has no descriptor numbering, RLIMIT_NOFILE or FIONBIO query

@@ -70,6 +70,10 @@ public:
     keys_.push_back(p.key);
   }
   void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode) override {}
+  void receive_completed(detail::receive_channel&, const boost::system::error_code&, std::size_t,
+                         bool, detail::op_queue&) override
+  {
+  }
 
   std::vector<void*> keys() const
   {

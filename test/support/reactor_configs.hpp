@@ -86,6 +86,15 @@ inline an::reactor& install(boost::asio::io_context& ioc, const an::reactor_opti
   return boost::asio::make_service<an::reactor>(ioc, o);
 }
 
+/// Whether `r` reads through overlapped receives (the io_context_port driver): they need no
+/// readiness packet, and hear a peer's reset as Windows reports it, where Wine's
+/// non-blocking receive reports end of file.
+inline bool reads_overlapped(const an::reactor& r)
+{
+  const an::reactor_options o = r.options();
+  return o.driver == an::driver_kind::io_context_port && o.overlapped_receives;
+}
+
 /// Whether this run's reactors use the adversarial port (BOOST_ASIO_NOTIFY_ADVERSARY).
 inline bool on_adversarial_port()
 {

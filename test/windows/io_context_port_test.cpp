@@ -22,6 +22,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "../support/open_descriptors.hpp"
+#include "../support/returns_in_time.hpp"
 #include "../support/thread_count.hpp"
 
 #include <array>
@@ -37,6 +38,7 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 using tcp = an::ip::tcp;
 
+using test_support::returns_in_time;
 using test_support::thread_count;
 
 namespace {
@@ -50,17 +52,6 @@ an::reactor_options on_the_io_context_port()
   o.driver = an::driver_kind::io_context_port;
   o.backend = an::port_backend::afd;
   return o;
-}
-
-// Runs `f` in a thread of its own; false when it has not returned within `generous` (the
-// thread is then left behind, and the test fails instead of hanging).
-template <class F>
-bool returns_in_time(F f)
-{
-  auto task = std::make_shared<std::packaged_task<void()>>(std::move(f));
-  auto done = task->get_future();
-  std::thread([task] { (*task)(); }).detach();
-  return done.wait_for(generous) == std::future_status::ready;
 }
 
 struct context

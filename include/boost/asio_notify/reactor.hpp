@@ -133,6 +133,14 @@ struct reactor_options
   /// the port runs on, never `automatic`.
   port_backend backend = port_backend::automatic;
 
+  /// With the `io_context_port` driver (Windows): a stream read that would block goes on as
+  /// an overlapped receive into its own buffers, completed by the io_context's `run()` with
+  /// no readiness wait and no second call, as Asio's own reads are. The socket is then
+  /// associated with the io_context's completion port for good, as Asio's own sockets are
+  /// (a released handle cannot be given to another io_context). False: reads wait for
+  /// readiness, as with every other driver. Ignored by the other drivers.
+  bool overlapped_receives = true;
+
   /// For tests: the adversities the reactor's port produces (adversary.hpp); when empty,
   /// those of `BOOST_ASIO_NOTIFY_ADVERSARY` (`adversary_from_environment()`).
   /// `reactor::options()` reports the ones in force.
@@ -144,7 +152,8 @@ struct reactor_options
     starting from `base`. Keys: `driver` (`inline`, `inline_portable`, `thread` or
     `io_context_port`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
-    `backend` (`automatic`, `psn`, `afd` or `epoll`), `adversary` (kinds joined with `+`,
+    `backend` (`automatic`, `psn`, `afd` or `epoll`), `receives` (`overlapped` or
+    `readiness`: `overlapped_receives`), `adversary` (kinds joined with `+`,
     or `all` or `none`: see `parse_adversary_options`) and `adversary_seed`. Empty items are skipped; a later key
     overrides an earlier one.
 
@@ -194,6 +203,10 @@ struct reactor_statistics
   /// `packets_dequeued`, not in `packets_handed_over`). Zero with the inline drivers.
   std::uint64_t io_thread_looks = 0;
   std::uint64_t operations_completed = 0; ///< Operations whose handler was scheduled.
+  /// Stream reads that went on as overlapped receives into their own buffers, completed
+  /// through the io_context's port (`reactor_options::overlapped_receives`); zero with every
+  /// driver but `io_context_port`.
+  std::uint64_t overlapped_receives = 0;
   /// Packets dropped because the socket they name was closed since: its state's slot is
   /// free, or another socket's (a key names a slot and its generation, never an address).
   std::uint64_t stale_packets_dropped = 0;

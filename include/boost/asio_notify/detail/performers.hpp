@@ -49,6 +49,22 @@ struct buffer_array
   std::size_t total = 0;
 };
 
+/** Where a stream read that would block goes on as an overlapped receive into the read's
+    own buffers, completed through the io_context's port with no readiness wait and no
+    second system call (the io_context_port driver, src/drivers/win/overlapped_receives.hpp;
+    design.md, "Receiving on the io_context's port"). */
+class overlapped_receiver
+{
+public:
+  /// Issue the receive; true when it is in flight, false when it was not issued (the read
+  /// then waits for readiness as anywhere else).
+  virtual bool receive(socket_ops::native_buffer* bufs, std::size_t count,
+                       socket_ops::message_flags flags) noexcept = 0;
+
+protected:
+  ~overlapped_receiver() = default;
+};
+
 /// Performs nothing: readiness is the result (async_wait and null_buffers operations).
 /// `WithBytes` adds the `bytes_transferred` argument (always 0) of null_buffers forms.
 template <bool WithBytes>
@@ -167,15 +183,20 @@ struct receive_performer : transfer_results
     buffer_array a(buffers);
     if (empty_stream_transfer(stream, a, ec, bytes))
       return true;
-    if (c.nothing_to_read)
-      return false;
-    bytes = socket_ops::recv(c.socket, a.bufs, a.count, flags, ec,
-                             c.want_drained ? &c.drained : nullptr);
-    if (socket_ops::would_block(ec))
-      return false;
-    if (!ec && bytes == 0 && stream)
-      ec = boost::asio::error::eof;
-    return true;
+    if (!c.nothing_to_read)
+    {
+      bytes = socket_ops::recv(c.socket, a.bufs, a.count, flags, ec,
+                               c.want_drained ? &c.drained : nullptr);
+      if (!socket_ops::would_block(ec))
+      {
+        if (!ec && bytes == 0 && stream)
+          ec = boost::asio::error::eof;
+        return true;
+      }
+    }
+    if (c.receiver && stream)
+      c.issued = c.receiver->receive(a.bufs, a.count, flags);
+    return false;
   }
 };
 

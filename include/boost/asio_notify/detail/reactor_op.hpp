@@ -53,6 +53,8 @@ enum class op_event : unsigned char
   finished // its handler is to be scheduled as the completion_mode says (reactor_op::complete)
 };
 
+class overlapped_receiver; // performers.hpp
+
 /// What the reactor tells an operation's attempt at its system call, and learns from it.
 struct perform_context
 {
@@ -62,6 +64,10 @@ struct perform_context
                              // would block, no need to ask the system
   bool want_drained = false; // the socket can tell whether a read emptied its queue
   bool drained = false;      // out: a read left nothing to read (see socket_ops::recv)
+  // Where a stream read that would block goes on as an overlapped receive into its own
+  // buffers (the io_context_port driver on Windows); null: it waits for readiness.
+  overlapped_receiver* receiver = nullptr;
+  bool issued = false; // out: it went on so, and that receive's completion finishes it
 };
 
 /** A queued asynchronous operation, type-erased. The concrete operation (handler_op.hpp)
