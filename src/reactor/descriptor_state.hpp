@@ -83,7 +83,14 @@ struct descriptor_state
     perform_context c{socket, from_packet, read && read_drained, read && drained_hint};
     std::optional<channel_receiver> receiver;
     if (read && receives.issuer && !receive_refused)
+    {
+      // A stream read goes straight to the overlapped receive, as Asio's own reads, unless
+      // a packet or a completion that filled its buffers says data is likely there: a
+      // non-blocking try costs a second call whenever it would block (design.md,
+      // "Receiving on the io_context's port"). Other reads then wait for a packet.
       c.receiver = &receiver.emplace(*this, receives);
+      c.nothing_to_read = c.nothing_to_read || !from_packet;
+    }
     if (!op.perform(c))
     {
       receive_in_flight = c.issued;
