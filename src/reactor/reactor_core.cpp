@@ -274,9 +274,11 @@ struct reactor_core::impl final : driven_reactor
 
   // --- overlapped receives (receive_channel.hpp) ---
 
+  // The key is only read where a driver issues receives.
   receive_site receives_for(const descriptor_state& s) const noexcept
   {
-    return {issuer.load(std::memory_order_acquire), descriptor_state_table::key_of(s)};
+    receive_issuer* i = issuer.load(std::memory_order_acquire);
+    return {i, i ? descriptor_state_table::key_of(s) : nullptr};
   }
 
   void receive_completed(receive_channel& channel, const error_code& ec, std::size_t bytes,

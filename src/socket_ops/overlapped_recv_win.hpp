@@ -29,6 +29,9 @@ namespace socket_ops {
 unsigned long recv_overlapped(native_socket_type s, native_buffer* bufs, std::size_t count,
                               unsigned long& flags, void* overlapped) noexcept;
 
+/// The bytes `bufs` hold, of the first `count` (at most max_buffers, as a call takes them).
+std::size_t capacity_of(const native_buffer* bufs, std::size_t count) noexcept;
+
 /** What a stream read reports for an overlapped receive whose completion the io_context
     gave as `completion` (the system's error) and `bytes`: Asio's error codes, as a
     non-blocking receive reports them, `eof` for no bytes, and `operation_aborted` for a

@@ -97,14 +97,6 @@ std::size_t stored(int reported, std::size_t capacity)
 
 DWORD buffer_count(std::size_t count) { return static_cast<DWORD>(std::min(count, max_buffers)); }
 
-std::size_t capacity_of(const native_buffer* bufs, std::size_t count)
-{
-  std::size_t capacity = 0;
-  for (DWORD i = 0; i < buffer_count(count); ++i)
-    capacity += as_wsabuf(bufs)[i].len;
-  return capacity;
-}
-
 // What a receive returns. A datagram that did not fit (WSAEMSGSIZE, ERROR_MORE_DATA) filled
 // the buffers and lost the rest: success with that count, as Asio's Windows receive and
 // POSIX recv report it. The count is the buffers' size, since WSARecv need not set it with
@@ -338,6 +330,14 @@ std::size_t recv(native_socket_type s, native_buffer* bufs, std::size_t count, m
   if (drained && !ec && n != 0 && !(flags & (MSG_PEEK | MSG_OOB)))
     *drained = n < capacity_of(bufs, count);
   return n;
+}
+
+std::size_t capacity_of(const native_buffer* bufs, std::size_t count) noexcept
+{
+  std::size_t capacity = 0;
+  for (DWORD i = 0; i < buffer_count(count); ++i)
+    capacity += as_wsabuf(bufs)[i].len;
+  return capacity;
 }
 
 unsigned long recv_overlapped(native_socket_type s, native_buffer* bufs, std::size_t count,

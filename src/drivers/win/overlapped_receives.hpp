@@ -18,7 +18,6 @@
 
 #include <winsock2.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <mutex>
@@ -118,9 +117,7 @@ private:
       op_.reset();
       cancelled_.store(false, std::memory_order_relaxed);
       flags_ = static_cast<unsigned long>(flags);
-      capacity_ = 0;
-      for (std::size_t i = 0; i < std::min(count, socket_ops::max_buffers); ++i)
-        capacity_ += bufs[i].size;
+      capacity_ = socket_ops::capacity_of(bufs, count);
       refs_.fetch_add(1, std::memory_order_relaxed);
       r.scheduler_.work_started(); // before its completion can be dequeued and counted off
       if (const unsigned long error =
