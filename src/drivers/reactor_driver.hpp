@@ -9,7 +9,7 @@
 #define BOOST_ASIO_NOTIFY_SRC_DRIVERS_REACTOR_DRIVER_HPP
 
 #include "../reactor/reactor_counters.hpp"
-#include "../reactor/receive_channel.hpp"
+#include "../reactor/transfer_channel.hpp"
 
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/port.hpp>
@@ -39,11 +39,13 @@ public:
   virtual void handle(const packet& p, op_queue& done) = 0;
   /// Schedule the handlers of `done`: the first with `first`, the others with `rest`.
   virtual void complete(op_queue& done, completion_mode first, completion_mode rest) = 0;
-  /// A receive of `channel` completed with `ec` (eof for end of stream) and `bytes`;
-  /// `drained` when it left nothing to read. Its operation, and the reads it let go on,
-  /// are appended to `done`.
-  virtual void receive_completed(receive_channel& channel, const boost::system::error_code& ec,
-                                 std::size_t bytes, bool drained, op_queue& done) = 0;
+  /// A transfer of `channel` in `direction` (`read_op`: a receive, `write_op`: a send)
+  /// completed with `ec` (eof for a receive's end of stream) and `bytes`; `drained` when a
+  /// receive left nothing to read. Its operation, and the operations it let go on, are
+  /// appended to `done`.
+  virtual void transfer_completed(transfer_channel& channel, op_type direction,
+                                  const boost::system::error_code& ec, std::size_t bytes,
+                                  bool drained, op_queue& done) = 0;
 
   /// What the drivers count: dequeues, hand-overs, io threads' looks.
   reactor_counters counters;
@@ -99,9 +101,9 @@ public:
   /// counted as Asio counts its own): the reactor then disarms what nothing waits for.
   virtual bool polls_hold_work() const noexcept { return false; }
 
-  /// Where stream reads that would block go on as overlapped receives; null where they
-  /// wait for readiness (every driver but io_context_port).
-  virtual receive_issuer* receives() noexcept { return nullptr; }
+  /// Where stream transfers go on as overlapped receives and sends; null where they go
+  /// through readiness (every driver but io_context_port).
+  virtual channel_issuer* channels() noexcept { return nullptr; }
 };
 
 /// Create the driver `options.driver` asks for, or the next that the sockets' executor

@@ -16,7 +16,7 @@
 #include <boost/asio_notify/flags.hpp>
 #include <boost/system/error_code.hpp>
 
-#include "receive_channel.hpp"
+#include "transfer_channel.hpp"
 
 #include <cstdint>
 #include <mutex>
@@ -28,20 +28,32 @@ namespace detail {
 
 struct descriptor_state;
 
-/// Where a read that would block goes on: the socket's receive channel, opened on first use.
-class channel_receiver final : public overlapped_receiver
+/// Where a stream transfer goes on: the socket's transfer channel, opened on first use.
+class channel_transfers final : public overlapped_transfers
 {
 public:
-  channel_receiver(descriptor_state& s, const receive_site& site) noexcept : state_(s), site_(site)
+  channel_transfers(descriptor_state& s, const channel_site& site) noexcept : state_(s), site_(site)
   {
   }
 
-  inline bool receive(socket_ops::native_buffer* bufs, std::size_t count,
-                      socket_ops::message_flags flags) noexcept override;
+  bool receive(socket_ops::native_buffer* bufs, std::size_t count,
+               socket_ops::message_flags flags) noexcept override
+  {
+    return issue(read_op, bufs, count, flags);
+  }
+
+  bool send(socket_ops::native_buffer* bufs, std::size_t count,
+            socket_ops::message_flags flags) noexcept override
+  {
+    return issue(write_op, bufs, count, flags);
+  }
 
 private:
+  inline bool issue(op_type direction, socket_ops::native_buffer* bufs, std::size_t count,
+                    socket_ops::message_flags flags) noexcept;
+
   descriptor_state& state_;
-  receive_site site_;
+  channel_site site_;
 };
 
 /** The reactor's state of one open socket; the I/O object holds its address as an opaque
@@ -61,9 +73,9 @@ struct descriptor_state
   events wanted_events() const noexcept
   {
     events e = events::none;
-    if (!ops[read_op].empty() && !receive_in_flight)
+    if (!ops[read_op].empty() && !in_flight[read_op])
       e |= events::in | events::hangup;
-    if (!ops[write_op].empty())
+    if (!ops[write_op].empty() && !in_flight[write_op])
       e |= events::out;
     if (!ops[except_op].empty())
       e |= events::hangup;
@@ -75,25 +87,26 @@ struct descriptor_state
   /// error).
   void record_read(bool drained) noexcept { read_drained = drained && !hangup_seen; }
 
-  /// One attempt at an operation's system call; keeps `read_drained` up to date. A read
-  /// that would block goes on as an overlapped receive where `receives` issues them.
-  bool attempt(op_type type, reactor_op& op, bool from_packet, const receive_site& receives)
+  /// One attempt at an operation's system call; keeps `read_drained` up to date. A stream
+  /// transfer goes on as an overlapped one where `channels` takes its direction.
+  bool attempt(op_type type, reactor_op& op, bool from_packet, const channel_site& channels)
   {
     const bool read = type == read_op;
     perform_context c{socket, from_packet, read && read_drained, read && drained_hint};
-    std::optional<channel_receiver> receiver;
-    if (read && receives.issuer && !receive_refused)
+    std::optional<channel_transfers> transfers;
+    if (channels.takes(type) && !channel_refused)
     {
       // A stream read goes straight to the overlapped receive, as Asio's own reads, unless
       // a packet or a completion that filled its buffers says data is likely there: a
       // non-blocking try costs a second call whenever it would block (design.md,
-      // "Receiving on the io_context's port"). Other reads then wait for a packet.
-      c.receiver = &receiver.emplace(*this, receives);
-      c.nothing_to_read = c.nothing_to_read || !from_packet;
+      // "Transfers on the io_context's port"). Other reads then wait for a packet. A
+      // stream write always goes straight to the overlapped send.
+      c.overlapped = &transfers.emplace(*this, channels);
+      c.nothing_to_read = read && (c.nothing_to_read || !from_packet);
     }
     if (!op.perform(c))
     {
-      receive_in_flight = c.issued;
+      in_flight[type] = c.issued;
       return false;
     }
     if (read)
@@ -102,26 +115,27 @@ struct descriptor_state
   }
 
   /// Perform queued operations of one type in order until one would block; the finished
-  /// ones go to `done`. Nothing is read while a receive is in flight.
-  void perform_queue(op_type type, op_queue& done, bool from_packet, const receive_site& receives)
+  /// ones go to `done`. Nothing is performed behind a transfer in flight.
+  void perform_queue(op_type type, op_queue& done, bool from_packet, const channel_site& channels)
   {
-    if (type == read_op && receive_in_flight)
+    if (in_flight[type])
       return;
     while (reactor_op* op = ops[type].front())
     {
-      if (!attempt(type, *op, from_packet, receives))
+      if (!attempt(type, *op, from_packet, channels))
         break;
       done.push(ops[type].pop());
     }
   }
 
-  /// Move every queued operation to `aborted`, with `ec` as its result, but the one in a
-  /// receive in flight, which that receive's completion finishes.
+  /// Move every queued operation to `aborted`, with `ec` as its result, but those in a
+  /// transfer in flight, which that transfer's completion finishes.
   void abort_all(op_queue& aborted, const boost::system::error_code& ec) noexcept
   {
-    for (op_queue& q : ops)
+    for (int type = 0; type < max_ops; ++type)
     {
-      reactor_op* kept = &q == &ops[read_op] && receive_in_flight ? q.pop() : nullptr;
+      op_queue& q = ops[type];
+      reactor_op* kept = in_flight[type] ? q.pop() : nullptr;
       while (reactor_op* op = q.pop())
       {
         op->ec_ = ec;
@@ -132,15 +146,17 @@ struct descriptor_state
     }
   }
 
-  /// The socket leaves the reactor: its receive channel goes, with the operation of the
-  /// receive in flight if there is one (abort_all has taken the others).
-  void close_receives() noexcept
+  /// The socket leaves the reactor: its transfer channel goes, with the operations of the
+  /// transfers in flight (abort_all has taken the others).
+  void close_channel() noexcept
   {
-    if (!receive)
+    if (!channel)
       return;
-    receive->close(receive_in_flight ? ops[read_op].pop() : nullptr);
-    receive = nullptr;
-    receive_in_flight = false;
+    reactor_op* const taken[2] = {in_flight[read_op] ? ops[read_op].pop() : nullptr,
+                                  in_flight[write_op] ? ops[write_op].pop() : nullptr};
+    channel->close(taken);
+    channel = nullptr;
+    in_flight[read_op] = in_flight[write_op] = false;
   }
 
   // Guarded by `mutex`: touched by the reactor and by cancel/close from any thread.
@@ -157,25 +173,26 @@ struct descriptor_state
   bool drained_hint = false; // reads tell whether they emptied the queue (TCP_INQ)
   bool read_drained = false;
   bool hangup_seen = false;
-  // Overlapped receives (receive_channel.hpp): the channel, opened by the first read that
-  // would block; whether the front read is in its receive; whether none can be opened.
-  receive_channel* receive = nullptr;
-  bool receive_in_flight = false;
-  bool receive_refused = false;
+  // Overlapped transfers (transfer_channel.hpp): the channel, opened by the first transfer
+  // that goes on so; by type, whether the front operation is in a transfer in flight (only
+  // reads and writes ever are); whether no channel can be opened.
+  transfer_channel* channel = nullptr;
+  bool in_flight[max_ops] = {};
+  bool channel_refused = false;
 
   // Set once by the table.
   std::uint32_t slot = 0;
   std::uint32_t next_free = 0; // the next free slot + 1, 0 for none; the table's mutex
 };
 
-bool channel_receiver::receive(socket_ops::native_buffer* bufs, std::size_t count,
-                               socket_ops::message_flags flags) noexcept
+bool channel_transfers::issue(op_type direction, socket_ops::native_buffer* bufs, std::size_t count,
+                              socket_ops::message_flags flags) noexcept
 {
   descriptor_state& s = state_;
-  if (!s.receive)
-    s.receive = site_.issuer->open(s.socket, site_.key);
-  s.receive_refused = !s.receive;
-  return s.receive && s.receive->issue(bufs, count, flags);
+  if (!s.channel)
+    s.channel = site_.issuer->open(s.socket, site_.key);
+  s.channel_refused = !s.channel;
+  return s.channel && s.channel->issue(direction, bufs, count, flags);
 }
 
 } // namespace detail

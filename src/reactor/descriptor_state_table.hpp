@@ -147,9 +147,9 @@ private:
     state.drained_hint = false;
     state.read_drained = false;
     state.hangup_seen = false;
-    state.receive = nullptr; // close_receives left none
-    state.receive_in_flight = false;
-    state.receive_refused = false;
+    state.channel = nullptr; // close_channel left none
+    state.in_flight[read_op] = state.in_flight[write_op] = false;
+    state.channel_refused = false;
     if (state.generation == 0)
       state.generation = next_generation(0);
   }

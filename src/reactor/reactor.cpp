@@ -96,17 +96,20 @@ void apply_option(reactor_options& o, const std::string& key, const std::string&
     apply_adversary(o, key, value);
   else if (key == "receives" && (value == "overlapped" || value == "readiness"))
     o.overlapped_receives = value == "overlapped";
+  else if (key == "sends" && (value == "overlapped" || value == "readiness"))
+    o.overlapped_sends = value == "overlapped";
   else if (key == "batch")
     o.batch_size = parse_positive(key, value);
   else if (key == "threads")
     o.threads = parse_positive(key, value);
   else
-    bad_option(
-        "unknown setting '" + key + "=" + value +
-        "' (driver=inline|inline_portable|thread|io_context_port, "
-        "trigger=oneshot_level|persistent_edge, batch=N, threads=N, "
-        "backend=automatic|psn|afd|epoll, receives=overlapped|readiness, adversary=KIND+KIND, "
-        "adversary_seed=N)");
+    bad_option("unknown setting '" + key + "=" + value +
+               "' (driver=inline|inline_portable|thread|io_context_port, "
+               "trigger=oneshot_level|persistent_edge, batch=N, threads=N, "
+               "backend=automatic|psn|afd|epoll, receives=overlapped|readiness, "
+               "sends=overlapped|readiness, "
+               "adversary=KIND+KIND, "
+               "adversary_seed=N)");
 }
 
 } // namespace

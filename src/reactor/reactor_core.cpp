@@ -76,8 +76,8 @@ struct reactor_core::impl final : driven_reactor
       return;
     driver = make_driver(io_executor, options, the_port, *this, driver_note);
     registrations_by_driver.store(driver->apply({}), std::memory_order_relaxed);
-    if (options.overlapped_receives)
-      issuer.store(driver->receives(), std::memory_order_release);
+    if (options.overlapped_receives || options.overlapped_sends)
+      issuer.store(driver->channels(), std::memory_order_release);
     driver_ready.store(true, std::memory_order_release);
   }
 
@@ -152,7 +152,7 @@ struct reactor_core::impl final : driven_reactor
       std::lock_guard<std::mutex> lock(s->mutex);
       s->closed = true;
       s->abort_all(aborted, boost::asio::error::operation_aborted);
-      s->close_receives();
+      s->close_channel();
       registered = s->registered;
       hinted = s->drained_hint;
       key = descriptor_state_table::key_of(*s);
@@ -207,7 +207,7 @@ struct reactor_core::impl final : driven_reactor
     s.armed = r.filter;
     if (edge) // rule 8: a condition true before an edge registration may never be reported
       for (int t = 0; t < max_ops; ++t)
-        s.perform_queue(static_cast<op_type>(t), done, false, receives_for(s));
+        s.perform_queue(static_cast<op_type>(t), done, false, channels_for(s));
   }
 
   // Disarms a socket that nothing waits for any more (its operations cancelled), where an
@@ -248,16 +248,16 @@ struct reactor_core::impl final : driven_reactor
     if (readable)
     {
       s->read_drained = false;
-      s->perform_queue(read_op, done, true, receives_for(*s));
+      s->perform_queue(read_op, done, true, channels_for(*s));
     }
     if (error || has_any(p.events, events::out))
-      s->perform_queue(write_op, done, true, {});
+      s->perform_queue(write_op, done, true, channels_for(*s));
     if (hangup)
       s->perform_queue(except_op, done, true, {});
     rearm(*s, done);
   }
 
-  // After a packet or a receive's completion (with the state's mutex held).
+  // After a packet or a transfer's completion (with the state's mutex held).
   void rearm(descriptor_state& s, op_queue& done)
   {
     try
@@ -272,35 +272,39 @@ struct reactor_core::impl final : driven_reactor
     }
   }
 
-  // --- overlapped receives (receive_channel.hpp) ---
+  // --- overlapped transfers (transfer_channel.hpp) ---
 
-  // The key is only read where a driver issues receives.
-  receive_site receives_for(const descriptor_state& s) const noexcept
+  // The key is only read where a driver issues transfers.
+  channel_site channels_for(const descriptor_state& s) const noexcept
   {
-    receive_issuer* i = issuer.load(std::memory_order_acquire);
-    return {i, i ? descriptor_state_table::key_of(s) : nullptr};
+    channel_issuer* i = issuer.load(std::memory_order_acquire);
+    if (!i)
+      return {};
+    return {i, options.overlapped_receives, options.overlapped_sends,
+            descriptor_state_table::key_of(s)};
   }
 
-  void receive_completed(receive_channel& channel, const error_code& ec, std::size_t bytes,
-                         bool drained, op_queue& done) override
+  void transfer_completed(transfer_channel& channel, op_type direction, const error_code& ec,
+                          std::size_t bytes, bool drained, op_queue& done) override
   {
     if (descriptor_state* s = states.find(channel.key))
     {
       std::lock_guard<std::mutex> lock(s->mutex);
-      if (!s->closed && s->receive == &channel && descriptor_state_table::names(*s, channel.key))
+      if (!s->closed && s->channel == &channel && descriptor_state_table::names(*s, channel.key))
       {
-        s->receive_in_flight = false;
-        done.push(finished(s->ops[read_op].pop(), ec, bytes));
-        s->record_read(drained);
-        // Data or an error is what a readiness packet would have reported: the reads and
-        // waits queued behind go on as after one (a cancelled receive reports nothing).
+        s->in_flight[direction] = false;
+        done.push(finished(s->ops[direction].pop(), ec, bytes));
+        if (direction == read_op)
+          s->record_read(drained);
+        // Data or an error is what a readiness packet would have reported: the operations
+        // queued behind go on as after one (a cancelled transfer reports nothing).
         const bool reported = ec != boost::asio::error::operation_aborted;
-        s->perform_queue(read_op, done, reported, receives_for(*s));
+        s->perform_queue(direction, done, reported, channels_for(*s));
         return rearm(*s, done);
       }
     }
-    // The socket left the reactor with the receive in flight (close_receives).
-    if (reactor_op* op = channel.orphan.exchange(nullptr, std::memory_order_acq_rel))
+    // The socket left the reactor with the transfer in flight (close_channel).
+    if (reactor_op* op = channel.orphans[direction].exchange(nullptr, std::memory_order_acq_rel))
       done.push(finished(op, ec, bytes));
   }
 
@@ -362,11 +366,11 @@ struct reactor_core::impl final : driven_reactor
         return;
       driver_ready.store(false, std::memory_order_release);
       registrations_by_driver.store(false, std::memory_order_relaxed);
-      // Before the driver, whose channels they are: a receive in flight keeps its
-      // operation (and the buffers it fills) until its completion, in Asio's shutdown.
+      // Before the driver, whose channels they are: a transfer in flight keeps its
+      // operation (and the buffers it uses) until its completion, in Asio's shutdown.
       states.for_each([](descriptor_state& s) {
         std::lock_guard<std::mutex> state_lock(s.mutex);
-        s.close_receives();
+        s.close_channel();
       });
       issuer.store(nullptr, std::memory_order_release);
       if (driver)
@@ -391,7 +395,7 @@ struct reactor_core::impl final : driven_reactor
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
   std::atomic<bool> registrations_by_driver{false}; // the driver applies them (apply())
-  std::atomic<receive_issuer*> issuer{nullptr};     // the driver's, set once with it, if asked
+  std::atomic<channel_issuer*> issuer{nullptr};     // the driver's, set once with it, if asked
   const char* driver_note = nullptr;                // set once, under driver_mutex
   std::atomic<bool> shut_down{false};
   std::optional<boost::asio::io_context::executor_type> abort_hop; // set once, under driver_mutex
@@ -493,7 +497,7 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
       op->ec_ = start_error;
       finished.push(op);
     }
-    else if (s->ops[type].empty() && s->attempt(type, *op, false, impl_->receives_for(*s)))
+    else if (s->ops[type].empty() && s->attempt(type, *op, false, impl_->channels_for(*s)))
       finished.push(op);
     else
     {
@@ -555,8 +559,9 @@ void reactor_core::cancel(descriptor_state& s)
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.abort_all(aborted, boost::asio::error::operation_aborted);
-    if (s.receive_in_flight)
-      s.receive->cancel(); // its completion finishes the operation in it
+    for (const op_type direction : {read_op, write_op})
+      if (s.in_flight[direction])
+        s.channel->cancel(direction); // its completion finishes the operation in it
     impl_->disarm_if_idle(s);
   }
   impl_->complete(aborted, completion_mode::aborted);
@@ -567,8 +572,8 @@ void reactor_core::cancel_op(descriptor_state& s, op_type type, const void* key)
   op_queue aborted;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (type == read_op && s.receive_in_flight && s.ops[type].front()->cancellation_key_ == key)
-      return s.receive->cancel(); // its completion finishes the operation
+    if (s.in_flight[type] && s.ops[type].front()->cancellation_key_ == key)
+      return s.channel->cancel(type); // its completion finishes the operation
     reactor_op* op = s.ops[type].erase(key);
     if (!op)
       return;

@@ -49,6 +49,7 @@ struct reactor_counters
     s.operations_completed = operations_completed.load(std::memory_order_relaxed);
     s.stale_packets_dropped = stale_packets.load(std::memory_order_relaxed);
     s.overlapped_receives = overlapped_receives.load(std::memory_order_relaxed);
+    s.overlapped_sends = overlapped_sends.load(std::memory_order_relaxed);
     return s;
   }
 
@@ -60,6 +61,7 @@ struct reactor_counters
   counter operations_completed{0};
   counter stale_packets{0};
   counter overlapped_receives{0};
+  counter overlapped_sends{0};
 };
 
 } // namespace detail

@@ -10,7 +10,7 @@
 
 #include <boost/asio_notify/detail/socket_ops.hpp>
 
-#include "overlapped_recv_win.hpp"
+#include "overlapped_transfer_win.hpp"
 #include "socket_ops_common.hpp"
 
 #include <boost/asio/error.hpp>
@@ -107,6 +107,16 @@ std::size_t received(DWORD bytes, const native_buffer* bufs, std::size_t count, 
     return ec ? 0 : bytes;
   ec = {};
   return capacity_of(bufs, count);
+}
+
+// What an overlapped call's `result` means: 0 where its completion comes through the port
+// (in flight, or done already), else the Winsock error.
+unsigned long overlapped_started(int result) noexcept
+{
+  if (result == 0)
+    return 0;
+  const DWORD error = static_cast<DWORD>(::WSAGetLastError());
+  return error == WSA_IO_PENDING ? 0 : error;
 }
 
 } // namespace
@@ -340,22 +350,28 @@ std::size_t capacity_of(const native_buffer* bufs, std::size_t count) noexcept
   return capacity;
 }
 
+// No byte counts: for an overlapped call they may be wrong (Winsock's documentation).
 unsigned long recv_overlapped(native_socket_type s, native_buffer* bufs, std::size_t count,
                               unsigned long& flags, void* overlapped) noexcept
 {
-  // No byte count: for an overlapped call it may be wrong (Winsock's documentation).
-  if (::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count), nullptr, &flags,
-                static_cast<OVERLAPPED*>(overlapped), nullptr) == 0)
-    return 0;
-  const DWORD error = static_cast<DWORD>(::WSAGetLastError());
-  return error == WSA_IO_PENDING ? 0 : error;
+  return overlapped_started(::WSARecv(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count),
+                                      nullptr, &flags, static_cast<OVERLAPPED*>(overlapped),
+                                      nullptr));
 }
 
-error_code overlapped_recv_result(const error_code& completion, std::size_t bytes,
-                                  bool cancelled) noexcept
+unsigned long send_overlapped(native_socket_type s, native_buffer* bufs, std::size_t count,
+                              unsigned long flags, void* overlapped) noexcept
+{
+  return overlapped_started(::WSASend(static_cast<SOCKET>(s), as_wsabuf(bufs), buffer_count(count),
+                                      nullptr, flags, static_cast<OVERLAPPED*>(overlapped),
+                                      nullptr));
+}
+
+error_code overlapped_result(const error_code& completion, std::size_t bytes, bool cancelled,
+                             bool receive) noexcept
 {
   if (!completion)
-    return bytes == 0 ? error_code(boost::asio::error::eof) : error_code();
+    return receive && bytes == 0 ? error_code(boost::asio::error::eof) : error_code();
   switch (completion.value())
   {
   case ERROR_OPERATION_ABORTED:

@@ -70,8 +70,9 @@ public:
     keys_.push_back(p.key);
   }
   void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode) override {}
-  void receive_completed(detail::receive_channel&, const boost::system::error_code&, std::size_t,
-                         bool, detail::op_queue&) override
+  void transfer_completed(detail::transfer_channel&, detail::op_type,
+                          const boost::system::error_code&, std::size_t, bool,
+                          detail::op_queue&) override
   {
   }
 

@@ -107,8 +107,15 @@ BOOST_AUTO_TEST_CASE(options_parse_and_reject_bad_input)
   BOOST_TEST((a.adversary->kinds == (an::adversity::duplicate | an::adversity::split_batch)));
   BOOST_TEST(a.adversary->seed == 42u);
   BOOST_TEST((an::parse_reactor_options("adversary=all").adversary->kinds == an::adversity::all));
-  for (const char* bad : {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue",
-                          "driver", "backend=kqueue", "adversary=chaos", "adversary_seed=x"})
+  BOOST_TEST((d.overlapped_receives && d.overlapped_sends));
+  const an::reactor_options r = an::parse_reactor_options("receives=readiness");
+  BOOST_TEST((!r.overlapped_receives && r.overlapped_sends));
+  const an::reactor_options w = an::parse_reactor_options("sends=readiness");
+  BOOST_TEST((w.overlapped_receives && !w.overlapped_sends));
+  BOOST_TEST(an::parse_reactor_options("sends=readiness,sends=overlapped").overlapped_sends);
+  for (const char* bad :
+       {"driver=fast", "batch=0", "batch=x", "threads=-1", "colour=blue", "driver",
+        "backend=kqueue", "adversary=chaos", "adversary_seed=x", "receives=yes", "sends=no"})
   {
     try
     {
@@ -335,6 +342,7 @@ BOOST_AUTO_TEST_CASE(echo_counts_in_statistics_and_registration_ends_with_close)
       return;
     }
     BOOST_TEST(s.overlapped_receives == 0u);
+    BOOST_TEST(s.overlapped_sends == 0u);
     BOOST_TEST(s.packets_dequeued >= 1u);
     BOOST_TEST(s.wakeups >= 1u);
     BOOST_TEST(s.registered_sockets >= 1u);

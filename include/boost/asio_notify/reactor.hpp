@@ -141,6 +141,14 @@ struct reactor_options
   /// readiness, as with every other driver. Ignored by the other drivers.
   bool overlapped_receives = true;
 
+  /// With the `io_context_port` driver (Windows): a stream write goes on as an overlapped
+  /// send from its own buffers, completed by the io_context's `run()`, as Asio's own writes
+  /// are: no non-blocking try first, and no completion posted after it. The socket is
+  /// associated with the io_context's port as for `overlapped_receives`. False: writes are
+  /// tried at once and wait for readiness when they would block, as with every other
+  /// driver. Ignored by the other drivers.
+  bool overlapped_sends = true;
+
   /// For tests: the adversities the reactor's port produces (adversary.hpp); when empty,
   /// those of `BOOST_ASIO_NOTIFY_ADVERSARY` (`adversary_from_environment()`).
   /// `reactor::options()` reports the ones in force.
@@ -152,8 +160,8 @@ struct reactor_options
     starting from `base`. Keys: `driver` (`inline`, `inline_portable`, `thread` or
     `io_context_port`), `trigger`
     (`oneshot_level` or `persistent_edge`), `batch` and `threads` (positive integers),
-    `backend` (`automatic`, `psn`, `afd` or `epoll`), `receives` (`overlapped` or
-    `readiness`: `overlapped_receives`), `adversary` (kinds joined with `+`,
+    `backend` (`automatic`, `psn`, `afd` or `epoll`), `receives` and `sends`
+    (`overlapped` or `readiness`: `overlapped_receives`, `overlapped_sends`), `adversary` (kinds joined with `+`,
     or `all` or `none`: see `parse_adversary_options`) and `adversary_seed`. Empty items are skipped; a later key
     overrides an earlier one.
 
@@ -207,6 +215,9 @@ struct reactor_statistics
   /// through the io_context's port (`reactor_options::overlapped_receives`); zero with every
   /// driver but `io_context_port`.
   std::uint64_t overlapped_receives = 0;
+  /// Stream writes that went on as overlapped sends from their own buffers
+  /// (`reactor_options::overlapped_sends`); zero with every driver but `io_context_port`.
+  std::uint64_t overlapped_sends = 0;
   /// Packets dropped because the socket they name was closed since: its state's slot is
   /// free, or another socket's (a key names a slot and its generation, never an address).
   std::uint64_t stale_packets_dropped = 0;

@@ -7,7 +7,7 @@
 // The io_context_port driver: AFD polls issued on helper handles associated with the
 // io_context's own completion port, each poll's OVERLAPPED an operation of Asio's, so that
 // io_context::run() completes them itself: no reactor thread, no second port, no hand-off;
-// and stream reads that would block issued as overlapped receives (overlapped_receives.hpp).
+// and stream transfers issued as overlapped receives and sends (overlapped_transfers.hpp).
 // Why and how the work is counted: doc/windows.md, "On the io_context's own port".
 
 #include "../io_context_port_shape.hpp"
@@ -16,7 +16,7 @@
 #include "../../port/win/afd_engine.hpp"
 #include "afd_helpers.hpp"
 #include "../../port/win/afd_poll_site.hpp"
-#include "overlapped_receives.hpp"
+#include "overlapped_transfers.hpp"
 #include "port_poll.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -178,7 +178,7 @@ class io_context_port_driver final : public reactor_driver,
 public:
   io_context_port_driver(boost::asio::io_context& ioc, driven_reactor& reactor)
       : engine_(open_afd_engine(std::make_unique<site>(ioc, as_receiver()))), reactor_(reactor),
-        receives_(boost::asio::use_service<Scheduler>(ioc), reactor)
+        transfers_(boost::asio::use_service<Scheduler>(ioc), reactor)
   {
   }
 
@@ -195,11 +195,11 @@ public:
 
   bool polls_hold_work() const noexcept override { return true; }
 
-  receive_issuer* receives() noexcept override { return &receives_; }
+  channel_issuer* channels() noexcept override { return &transfers_; }
 
   void stop() override
   {
-    receives_.stop();
+    transfers_.stop();
     engine_.reset();
   }
 
@@ -219,7 +219,7 @@ private:
 
   std::unique_ptr<afd_engine> engine_;
   driven_reactor& reactor_;
-  overlapped_receives<Scheduler, Operation> receives_;
+  overlapped_transfers<Scheduler, Operation> transfers_;
 };
 
 } // namespace

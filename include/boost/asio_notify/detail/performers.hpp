@@ -49,20 +49,25 @@ struct buffer_array
   std::size_t total = 0;
 };
 
-/** Where a stream read that would block goes on as an overlapped receive into the read's
-    own buffers, completed through the io_context's port with no readiness wait and no
-    second system call (the io_context_port driver, src/drivers/win/overlapped_receives.hpp;
-    design.md, "Receiving on the io_context's port"). */
-class overlapped_receiver
+/** Where a stream transfer goes on as an overlapped receive or send on the transfer's own
+    buffers, completed through the io_context's port with no readiness wait, as Asio's own
+    transfers are (the io_context_port driver, src/drivers/win/overlapped_transfers.hpp;
+    design.md, "Transfers on the io_context's port"). */
+class overlapped_transfers
 {
 public:
-  /// Issue the receive; true when it is in flight, false when it was not issued (the read
-  /// then waits for readiness as anywhere else).
+  /// Issue a receive (a read that would block); true when it is in flight, false when it
+  /// was not issued (the read then waits for readiness as anywhere else).
   virtual bool receive(socket_ops::native_buffer* bufs, std::size_t count,
                        socket_ops::message_flags flags) noexcept = 0;
 
+  /// Issue a send (a write, tried by no other call first); true when it is in flight,
+  /// false when it was not issued (the write is then tried as anywhere else).
+  virtual bool send(socket_ops::native_buffer* bufs, std::size_t count,
+                    socket_ops::message_flags flags) noexcept = 0;
+
 protected:
-  ~overlapped_receiver() = default;
+  ~overlapped_transfers() = default;
 };
 
 /// Performs nothing: readiness is the result (async_wait and null_buffers operations).
@@ -194,8 +199,8 @@ struct receive_performer : transfer_results
         return true;
       }
     }
-    if (c.receiver && stream)
-      c.issued = c.receiver->receive(a.bufs, a.count, flags);
+    if (c.overlapped && stream)
+      c.issued = c.overlapped->receive(a.bufs, a.count, flags);
     return false;
   }
 };
@@ -212,6 +217,8 @@ struct send_performer : transfer_results
     buffer_array a(buffers);
     if (empty_stream_transfer(stream, a, ec, bytes))
       return true;
+    if (c.overlapped && stream && (c.issued = c.overlapped->send(a.bufs, a.count, flags)))
+      return false;
     bytes = socket_ops::send(c.socket, a.bufs, a.count, flags, ec);
     return !socket_ops::would_block(ec);
   }

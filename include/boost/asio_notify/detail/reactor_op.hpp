@@ -53,7 +53,7 @@ enum class op_event : unsigned char
   finished // its handler is to be scheduled as the completion_mode says (reactor_op::complete)
 };
 
-class overlapped_receiver; // performers.hpp
+class overlapped_transfers; // performers.hpp
 
 /// What the reactor tells an operation's attempt at its system call, and learns from it.
 struct perform_context
@@ -64,10 +64,10 @@ struct perform_context
                              // would block, no need to ask the system
   bool want_drained = false; // the socket can tell whether a read emptied its queue
   bool drained = false;      // out: a read left nothing to read (see socket_ops::recv)
-  // Where a stream read that would block goes on as an overlapped receive into its own
-  // buffers (the io_context_port driver on Windows); null: it waits for readiness.
-  overlapped_receiver* receiver = nullptr;
-  bool issued = false; // out: it went on so, and that receive's completion finishes it
+  // Where a stream read that would block, or a stream write, goes on as an overlapped
+  // transfer on its own buffers (the io_context_port driver on Windows); null: neither does.
+  overlapped_transfers* overlapped = nullptr;
+  bool issued = false; // out: it went on so, and that transfer's completion finishes it
 };
 
 /** A queued asynchronous operation, type-erased. The concrete operation (handler_op.hpp)

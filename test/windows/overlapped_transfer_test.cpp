@@ -4,11 +4,11 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// The io_context_port driver's overlapped receives (src/drivers/win/overlapped_receives.hpp):
-// a stream read that would block goes on as an overlapped receive into its own buffers,
-// completed by run() with no readiness packet; cancelled, closed, released and destroyed
-// with the receive in flight, it loses no data and leaves nothing behind. Under Wine on its
-// real sockets.
+// The io_context_port driver's overlapped transfers (src/drivers/win/overlapped_transfers.hpp):
+// a stream read that would block goes on as an overlapped receive into its own buffers, a
+// stream write as an overlapped send from its own, completed by run() with no readiness
+// packet; cancelled, closed, released and destroyed with a transfer in flight, they lose no
+// data and leave nothing behind. Under Wine on its real sockets.
 
 #include <boost/asio_notify.hpp>
 
@@ -46,19 +46,27 @@ namespace {
 
 constexpr auto generous = std::chrono::seconds(20);
 
-an::reactor_options on_the_io_context_port(bool overlapped = true)
+// Which transfers go on as overlapped ones.
+struct overlapped_kinds
+{
+  bool receives = true;
+  bool sends = true;
+};
+
+an::reactor_options on_the_io_context_port(overlapped_kinds kinds)
 {
   an::reactor_options o;
   o.driver = an::driver_kind::io_context_port;
   o.backend = an::port_backend::afd;
-  o.overlapped_receives = overlapped;
+  o.overlapped_receives = kinds.receives;
+  o.overlapped_sends = kinds.sends;
   return o;
 }
 
 struct context
 {
-  explicit context(bool overlapped = true)
-      : reactor(asio::make_service<an::reactor>(ioc, on_the_io_context_port(overlapped)))
+  explicit context(overlapped_kinds kinds = {})
+      : reactor(asio::make_service<an::reactor>(ioc, on_the_io_context_port(kinds)))
   {
   }
   asio::io_context ioc;
@@ -113,6 +121,23 @@ struct read_in_flight
   result r;
 };
 
+// More than the two sockets' buffers hold: a send of it stays in flight until the peer reads.
+const std::string& more_than_the_buffers_hold()
+{
+  static const std::string big(32 << 20, 'b');
+  return big;
+}
+
+// Starts a write of more_than_the_buffers_hold() on `s`, its handler bound to `slot`.
+void start_big_write(asio::io_context& ioc, tcp::socket& s, result& r,
+                     asio::cancellation_slot slot = {})
+{
+  s.async_write_some(asio::buffer(more_than_the_buffers_hold()),
+                     asio::bind_cancellation_slot(slot, r.handler()));
+  ioc.restart();
+  ioc.poll();
+}
+
 } // namespace
 
 // The read is the receive: no readiness packet, and the data lands in the read's buffer.
@@ -121,7 +146,7 @@ BOOST_AUTO_TEST_CASE(a_read_that_would_block_goes_on_as_an_overlapped_receive)
 {
   for (const bool overlapped : {true, false})
   {
-    context c(overlapped);
+    context c({overlapped, true});
     tcp_pair p = make_pair(c.ioc);
     std::array<char, 16> buf{};
     result r;
@@ -252,7 +277,7 @@ BOOST_FIXTURE_TEST_CASE(release_ends_the_receive_and_hands_back_a_working_socket
 }
 
 // A handle another completion port has is refused by the io_context's: its reads wait for
-// readiness, and work as before.
+// readiness, its writes are tried at once, and both work as before.
 BOOST_AUTO_TEST_CASE(a_socket_with_a_port_of_its_own_reads_through_readiness)
 {
   context c;
@@ -268,9 +293,81 @@ BOOST_AUTO_TEST_CASE(a_socket_with_a_port_of_its_own_reads_through_readiness)
   asio::write(p.client, asio::buffer("ok", 2));
   BOOST_REQUIRE(run_until(c.ioc, [&] { return r.calls == 1; }));
   BOOST_TEST(std::string(buf.data(), r.bytes) == "ok");
+  result sent;
+  server.async_write_some(asio::buffer("back", 4), sent.handler());
+  BOOST_REQUIRE(run_until(c.ioc, [&] { return sent.calls == 1; }));
+  BOOST_TEST(sent.bytes == 4u);
+  std::array<char, 4> back{};
+  asio::read(p.client, asio::buffer(back));
+  BOOST_TEST(std::string(back.data(), 4) == "back");
   BOOST_TEST(c.reactor.statistics().overlapped_receives == 0u);
+  BOOST_TEST(c.reactor.statistics().overlapped_sends == 0u);
   server.close();
   ::CloseHandle(other);
+}
+
+// The write is the send: one overlapped send of the whole buffer, which completes once the
+// peer has read enough of it, and a write queued behind goes on after it, in order. With the
+// option off, the same write completes at once with what the buffers took.
+BOOST_AUTO_TEST_CASE(a_write_goes_on_as_an_overlapped_send_of_the_whole_buffer)
+{
+  const std::string& big = more_than_the_buffers_hold();
+  for (const bool overlapped : {true, false})
+  {
+    context c({true, overlapped});
+    tcp_pair p = make_pair(c.ioc);
+    result first, second;
+    start_big_write(c.ioc, p.server, first);
+    BOOST_TEST(c.reactor.options().overlapped_sends == overlapped);
+    if (!overlapped)
+    {
+      BOOST_TEST(first.calls == 1);
+      BOOST_TEST((first.bytes > 0u && first.bytes < big.size()), first.bytes);
+      BOOST_TEST(c.reactor.statistics().overlapped_sends == 0u);
+      continue;
+    }
+    BOOST_REQUIRE_EQUAL(first.calls, 0);
+    p.server.async_write_some(asio::buffer("tail", 4), second.handler());
+    BOOST_TEST(c.reactor.statistics().overlapped_sends == 1u); // the tail waits behind
+    std::string got(big.size() + 4, '\0');
+    std::thread reader([&] {
+      error_code ec;
+      got.resize(asio::read(p.client, asio::buffer(got), ec));
+    });
+    const bool both = run_until(c.ioc, [&] { return first.calls == 1 && second.calls == 1; });
+    reader.join();
+    BOOST_REQUIRE(both);
+    BOOST_TEST(!first.ec, first.ec.message());
+    BOOST_TEST(first.bytes == big.size());
+    BOOST_TEST(second.bytes == 4u);
+    BOOST_TEST((got == big + "tail"));
+    BOOST_TEST(c.reactor.statistics().overlapped_sends == 2u);
+  }
+}
+
+// Cancelled through its slot or by cancel(), or closed, a write in flight ends once, with
+// operation_aborted, and run() then returns: the send's work is counted off.
+BOOST_AUTO_TEST_CASE(cancel_and_close_end_a_send_in_flight_once)
+{
+  for (const char* how : {"slot", "cancel", "close"})
+  {
+    context c;
+    tcp_pair p = make_pair(c.ioc);
+    result r;
+    asio::cancellation_signal signal;
+    start_big_write(c.ioc, p.server, r, signal.slot());
+    BOOST_REQUIRE_EQUAL(r.calls, 0);
+    if (how == std::string("slot"))
+      signal.emit(asio::cancellation_type::terminal);
+    else if (how == std::string("cancel"))
+      p.server.cancel();
+    else
+      p.server.close();
+    c.ioc.restart();
+    BOOST_REQUIRE(returns_in_time([&] { c.ioc.run(); }));
+    BOOST_TEST(r.calls == 1, how);
+    BOOST_TEST((r.ec == asio::error::operation_aborted), how << ": " << r.ec.message());
+  }
 }
 
 // Echo on 1 to 4 threads over 20 connections: every byte comes back, in order.
@@ -331,6 +428,7 @@ BOOST_AUTO_TEST_CASE(echo_on_one_to_four_threads)
       t.join();
     BOOST_TEST(echoed.load() == connections * messages, threads << " threads");
     BOOST_TEST(c.reactor.statistics().overlapped_receives > 0u);
+    BOOST_TEST(c.reactor.statistics().overlapped_sends > 0u);
     for (auto& p : pairs)
       p->client.close(); // the echo's reads end with end of stream, and nothing is left
     c.ioc.restart();
@@ -338,10 +436,10 @@ BOOST_AUTO_TEST_CASE(echo_on_one_to_four_threads)
   }
 }
 
-// The io_context destroyed with receives in flight: Asio's shutdown waits for each counted
-// one (an infinite wait), so a receive left uncancelled or miscounted would hang here. Every
-// handler is destroyed, none invoked, and the buffers they own outlive their receives.
-BOOST_AUTO_TEST_CASE(destruction_with_receives_in_flight_neither_hangs_nor_leaks)
+// The io_context destroyed with transfers in flight: Asio's shutdown waits for each counted
+// one (an infinite wait), so a transfer left uncancelled or miscounted would hang here. Every
+// handler is destroyed, none invoked, and the buffers they own outlive their transfers.
+BOOST_AUTO_TEST_CASE(destruction_with_transfers_in_flight_neither_hangs_nor_leaks)
 {
   auto alive = std::make_shared<int>(0);
   std::size_t invoked = 0;
@@ -355,9 +453,15 @@ BOOST_AUTO_TEST_CASE(destruction_with_receives_in_flight_neither_hangs_nor_leaks
       pairs.back()->server.async_read_some(asio::buffer(*buf),
                                            [&, alive, buf](error_code, std::size_t) { ++invoked; });
     }
-    c.ioc.poll(); // the receives are in flight
+    auto big = std::make_shared<std::string>(more_than_the_buffers_hold());
+    for (int i = 20; i < 30; ++i) // sends the peers never read
+      pairs[i]->server.async_write_some(asio::buffer(*big),
+                                        [&, alive, big](error_code, std::size_t) { ++invoked; });
+    c.ioc.poll(); // the transfers are in flight
     BOOST_TEST(c.reactor.statistics().overlapped_receives == 30u);
-    BOOST_TEST(alive.use_count() == 31);
+    BOOST_TEST(c.reactor.statistics().overlapped_sends == 10u);
+    BOOST_TEST(alive.use_count() == 41);
+    BOOST_TEST(big.use_count() == 11);
     for (int i = 0; i < 10; ++i) // and some complete meanwhile, not yet dequeued
       asio::write(pairs[i]->client, asio::buffer("late", 4));
   }));
