@@ -427,22 +427,17 @@ BOOST_AUTO_TEST_CASE(invalid_handles_are_refused)
 BOOST_AUTO_TEST_CASE(io_context_stopped_and_restarted_with_operations_pending)
 {
   for_each_reactor_options([](const an::reactor_options& o) {
-    asio::io_context ioc;
-    install(ioc, o);
-    auto p = make_tcp_pair(ioc);
-    char c = 0;
-    int calls = 0;
-    start_counted_read(p.server, c, calls);
-    asio::post(ioc, [&] { ioc.stop(); });
-    ioc.run_for(generous);
-    BOOST_TEST(calls == 0);
-    BOOST_TEST(ioc.stopped());
-    asio::write(p.client, asio::buffer("r", 1)); // arrives while nobody runs the context
+    counted_read_fixture f(o);
+    asio::post(f.ioc, [&] { f.ioc.stop(); });
+    f.ioc.run_for(generous);
+    BOOST_TEST(f.calls == 0);
+    BOOST_TEST(f.ioc.stopped());
+    asio::write(f.p.client, asio::buffer("r", 1)); // arrives while nobody runs the context
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ioc.restart();
-    ioc.run_for(generous);
-    BOOST_TEST(calls == 1);
-    BOOST_TEST(c == 'r');
+    f.ioc.restart();
+    f.ioc.run_for(generous);
+    BOOST_TEST(f.calls == 1);
+    BOOST_TEST(f.c == 'r');
   });
 }
 

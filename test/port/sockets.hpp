@@ -147,6 +147,20 @@ inline void bind_loopback(socket_t s)
     fail("bind");
 }
 
+/// A socket of `type` bound to 127.0.0.1 and an ephemeral port.
+inline unique_socket make_bound_socket(int type)
+{
+  unique_socket s = make_socket(type);
+  bind_loopback(s.get());
+  return s;
+}
+
+/// ::connect to `to`; true on success (false: see last_socket_error()).
+inline bool connect_to(socket_t s, const sockaddr_in& to)
+{
+  return ::connect(s, reinterpret_cast<const sockaddr*>(&to), sizeof(to)) == 0;
+}
+
 inline sockaddr_in local_address(socket_t s)
 {
   sockaddr_in a{};
@@ -159,8 +173,7 @@ inline sockaddr_in local_address(socket_t s)
 /// A non-blocking TCP listener on 127.0.0.1 and an ephemeral port.
 inline unique_socket make_listener()
 {
-  unique_socket l = make_socket(SOCK_STREAM);
-  bind_loopback(l.get());
+  unique_socket l = make_bound_socket(SOCK_STREAM);
   if (::listen(l.get(), 16) != 0)
     fail("listen");
   set_nonblocking(l.get());
@@ -171,8 +184,7 @@ inline unique_socket make_listener()
 /// error. `client` is left blocking: make it non-blocking afterwards.
 inline void connect_blocking(socket_t client, socket_t listener)
 {
-  const sockaddr_in a = local_address(listener);
-  if (::connect(client, reinterpret_cast<const sockaddr*>(&a), sizeof(a)) == 0)
+  if (connect_to(client, local_address(listener)))
     return;
 #if !defined(_WIN32)
   // Interrupted by a signal (libFuzzer's timers, say), the connect goes on by itself: wait
@@ -233,13 +245,9 @@ struct udp_pair
 
 inline udp_pair make_udp_pair()
 {
-  udp_pair p{make_socket(SOCK_DGRAM), make_socket(SOCK_DGRAM)};
-  bind_loopback(p.a.get());
-  bind_loopback(p.b.get());
-  const sockaddr_in aa = local_address(p.a.get());
-  const sockaddr_in ba = local_address(p.b.get());
-  if (::connect(p.a.get(), reinterpret_cast<const sockaddr*>(&ba), sizeof(ba)) != 0 ||
-      ::connect(p.b.get(), reinterpret_cast<const sockaddr*>(&aa), sizeof(aa)) != 0)
+  udp_pair p{make_bound_socket(SOCK_DGRAM), make_bound_socket(SOCK_DGRAM)};
+  if (!connect_to(p.a.get(), local_address(p.b.get())) ||
+      !connect_to(p.b.get(), local_address(p.a.get())))
     fail("connect(udp)");
   set_nonblocking(p.a.get());
   set_nonblocking(p.b.get());
@@ -319,11 +327,9 @@ struct refused_connect
 
 inline refused_connect start_refused_connect()
 {
-  refused_connect r{make_socket(SOCK_STREAM), make_socket(SOCK_STREAM)};
-  bind_loopback(r.blocker.get());
-  const sockaddr_in target = local_address(r.blocker.get());
+  refused_connect r{make_bound_socket(SOCK_STREAM), make_socket(SOCK_STREAM)};
   set_nonblocking(r.socket.get());
-  if (::connect(r.socket.get(), reinterpret_cast<const sockaddr*>(&target), sizeof(target)) != 0 &&
+  if (!connect_to(r.socket.get(), local_address(r.blocker.get())) &&
       !is_in_progress(last_socket_error()))
     fail("connect (refused connect started too eagerly)");
   return r;

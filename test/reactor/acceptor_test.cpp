@@ -50,10 +50,7 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   static_assert(std::is_nothrow_move_constructible_v<tcp::acceptor>);
 
   asio::io_context ioc;
-  tcp::acceptor a(ioc);
-  BOOST_TEST(!a.is_open());
-  tcp::acceptor b(ioc.get_executor(), tcp::v4());
-  BOOST_TEST(b.is_open());
+  check_constructions_without_endpoint<tcp::acceptor>(ioc, tcp::v4());
 
   // With an endpoint: open, SO_REUSEADDR, bound and listening.
   tcp::acceptor c(ioc, loopback_tcp());
@@ -70,11 +67,7 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(!ra.value());
 
   // From a native listening socket.
-  port_test::unique_socket raw = port_test::make_socket(SOCK_STREAM);
-  const native_socket fd = raw.native();
-  tcp::acceptor e(ioc, tcp::v4(), fd);
-  raw.release(); // the acceptor owns it now
-  BOOST_TEST(e.native_handle() == fd);
+  tcp::acceptor e = adopt_native_socket<tcp::acceptor>(ioc, tcp::v4(), SOCK_STREAM);
   e.bind(loopback_tcp());
   e.listen();
   tcp::socket client2(ioc);
@@ -94,8 +87,9 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   BOOST_TEST(!c.is_open()); // NOLINT(bugprone-use-after-move)
   tcp::socket accepted2 = moved.accept();
   check_connected(accepted2, client);
-  a = std::move(moved);
-  BOOST_TEST(a.native_handle() == cfd);
+  tcp::acceptor target(ioc); // closed: move assignment opens it
+  target = std::move(moved);
+  BOOST_TEST(target.native_handle() == cfd);
 }
 
 BOOST_AUTO_TEST_CASE(open_bind_listen_step_by_step)

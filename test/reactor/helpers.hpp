@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -61,6 +62,16 @@ inline constexpr std::chrono::milliseconds test_timeout = 5s;
     BOOST_TEST_MESSAGE("threw " << thrown_.what());                                                \
     return thrown_.code() == error_code(expected);                                                 \
   })
+
+/// Checks that `call`, an error_code overload reporting into `ec`, sets it to `expected`; the
+/// message names the call. `ec` is cleared first: an earlier call's error cannot pass for it.
+#define CHECK_SETS_EC(call, ec, expected)                                                          \
+  do                                                                                               \
+  {                                                                                                \
+    (ec) = {};                                                                                     \
+    (void)(call);                                                                                  \
+    BOOST_TEST_CONTEXT(#call) { CHECK_EC(ec, expected); }                                          \
+  } while (false)
 
 /// Runs `ioc` until `done()` holds or `timeout` passes (test_support::run_until).
 template <typename Predicate>
@@ -181,16 +192,25 @@ inline std::size_t fill_send_buffer(tcp_pair& p)
   return written;
 }
 
+/// Starts an asynchronous read on stream socket `reader`, then writes `data` (at most 16
+/// bytes) from its peer `writer`: checks that the read gets it all, in one piece.
+template <typename Reader, typename Writer>
+void expect_async_read_of(asio::io_context& ioc, Reader& reader, Writer& writer,
+                          std::string_view data)
+{
+  char buf[16] = {};
+  op_result r;
+  reader.async_read_some(asio::buffer(buf), capture(r));
+  asio::write(writer, asio::buffer(data.data(), data.size()));
+  BOOST_TEST(run_until_done(ioc, r));
+  CHECK_OK(r.ec);
+  BOOST_TEST(std::string_view(buf, r.bytes) == data);
+}
+
 /// Reads one byte, which the peer writes, with an asynchronous read on `p.server`.
 inline void async_read_one_byte(asio::io_context& ioc, tcp_pair& p)
 {
-  char buf[4];
-  op_result r;
-  p.server.async_read_some(asio::buffer(buf), capture(r));
-  asio::write(p.client, asio::buffer("a", 1));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
-  BOOST_TEST(r.bytes == 1u);
+  expect_async_read_of(ioc, p.server, p.client, "a");
 }
 
 /// Two UDP sockets bound to loopback and connected to each other.
@@ -249,6 +269,30 @@ void reset_close(Socket& s)
 
 /// A socket's native handle: a descriptor on POSIX, a SOCKET on Windows.
 using native_socket = tcp::socket::native_handle_type;
+
+/// Checks the two constructions every socket and acceptor has without an endpoint: from an
+/// io_context alone it is closed, from an executor and `protocol` open.
+template <typename IoObject, typename Protocol>
+void check_constructions_without_endpoint(asio::io_context& ioc, const Protocol& protocol)
+{
+  IoObject closed(ioc);
+  BOOST_TEST(!closed.is_open());
+  IoObject opened(ioc.get_executor(), protocol);
+  BOOST_TEST(opened.is_open());
+}
+
+/// A socket or acceptor made from a new native socket of `type` (SOCK_STREAM, SOCK_DGRAM),
+/// which it owns from then on; checks that it holds that handle.
+template <typename IoObject, typename Protocol>
+IoObject adopt_native_socket(asio::io_context& ioc, const Protocol& protocol, int type)
+{
+  port_test::unique_socket raw = port_test::make_socket(type);
+  const native_socket fd = raw.native();
+  IoObject object(ioc, protocol, fd);
+  raw.release(); // `object` owns it now
+  BOOST_TEST(object.native_handle() == fd);
+  return object;
+}
 
 /// Whether `s` is an open socket of this process.
 inline bool socket_is_open(native_socket s)

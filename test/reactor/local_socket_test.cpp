@@ -142,6 +142,35 @@ struct stream_pair
   stream::socket server;
 };
 
+// Sends `data` from `from` to `to` with async_write and async_read at once: both complete
+// with all of it, which arrives unchanged.
+void async_write_and_read(asio::io_context& ioc, stream::socket& from, stream::socket& to,
+                          const std::string& data)
+{
+  std::string received(data.size(), '\0');
+  op_result wrote, read;
+  asio::async_write(from, asio::buffer(data), capture(wrote));
+  asio::async_read(to, asio::buffer(received), capture(read));
+  BOOST_TEST(run_until_done(ioc, wrote, read));
+  CHECK_OK(wrote.ec);
+  CHECK_OK(read.ec);
+  BOOST_TEST(wrote.bytes == data.size());
+  BOOST_TEST(read.bytes == data.size());
+  BOOST_TEST((received == data)); // not printed: `data` may be large
+}
+
+// A connected pair whose server has a read into `buf` pending, recorded in `r`: how the
+// cases that end such a read begin.
+struct pending_read_fixture
+{
+  pending_read_fixture() { start_pending_read(ioc, p.server, buf, r); }
+
+  asio::io_context ioc;
+  stream_pair p{ioc};
+  char buf[8];
+  op_result r;
+};
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(local_socket)
@@ -275,28 +304,10 @@ BOOST_AUTO_TEST_CASE(async_accept_connect_read_write, *boost::unit_test::precond
   BOOST_TEST(client.is_open());  // async_connect opened it with the endpoint's protocol
   BOOST_TEST(peer.path() == ""); // the client is not bound: an unnamed peer
 
-  const std::string hello = "hello over a UNIX domain socket";
-  std::string received(hello.size(), '\0');
-  op_result wrote, read;
-  asio::async_write(client, asio::buffer(hello), capture(wrote));
-  asio::async_read(server, asio::buffer(received), capture(read));
-  BOOST_TEST(run_until_done(ioc, wrote, read));
-  CHECK_OK(wrote.ec);
-  CHECK_OK(read.ec);
-  BOOST_TEST(wrote.bytes == hello.size());
-  BOOST_TEST(read.bytes == hello.size());
-  BOOST_TEST(received == hello);
+  async_write_and_read(ioc, client, server, "hello over a UNIX domain socket");
 
   // And back, larger than one socket buffer, so both ends wait for readiness.
-  const std::string big(1 << 20, 'b');
-  std::string big_in(big.size(), '\0');
-  op_result wrote_big, read_big;
-  asio::async_write(server, asio::buffer(big), capture(wrote_big));
-  asio::async_read(client, asio::buffer(big_in), capture(read_big));
-  BOOST_TEST(run_until_done(ioc, wrote_big, read_big));
-  CHECK_OK(wrote_big.ec);
-  CHECK_OK(read_big.ec);
-  BOOST_TEST((big_in == big));
+  async_write_and_read(ioc, server, client, std::string(1 << 20, 'b'));
 
   // The move-accept form makes a socket of the protocol's type.
   int calls = 0;
@@ -582,14 +593,9 @@ BOOST_AUTO_TEST_CASE(readiness_waits, *boost::unit_test::precondition(has_stream
   p.server.wait(stream::socket::wait_write); // the synchronous wait returns at once
 }
 
-BOOST_AUTO_TEST_CASE(eof_when_the_peer_closes, *boost::unit_test::precondition(has_stream))
+BOOST_FIXTURE_TEST_CASE(eof_when_the_peer_closes, pending_read_fixture,
+                        *boost::unit_test::precondition(has_stream))
 {
-  asio::io_context ioc;
-  stream_pair p(ioc);
-
-  char buf[8];
-  op_result r;
-  start_pending_read(ioc, p.server, buf, r);
   asio::write(p.client, asio::buffer("bye", 3));
   p.client.close();
   BOOST_TEST(run_until_done(ioc, r));
@@ -616,14 +622,9 @@ BOOST_AUTO_TEST_CASE(eof_when_the_peer_closes, *boost::unit_test::precondition(h
   BOOST_TEST(read_exactly(q.client, 5) == "still");
 }
 
-BOOST_AUTO_TEST_CASE(cancel_pending_read, *boost::unit_test::precondition(has_stream))
+BOOST_FIXTURE_TEST_CASE(cancel_pending_read, pending_read_fixture,
+                        *boost::unit_test::precondition(has_stream))
 {
-  asio::io_context ioc;
-  stream_pair p(ioc);
-  char buf[8];
-
-  op_result r;
-  start_pending_read(ioc, p.server, buf, r);
   p.server.cancel();
   BOOST_TEST(run_until_done(ioc, r));
   CHECK_EC(r.ec, asio::error::operation_aborted);
@@ -640,12 +641,7 @@ BOOST_AUTO_TEST_CASE(cancel_pending_read, *boost::unit_test::precondition(has_st
   CHECK_EC(slot.ec, asio::error::operation_aborted);
 
   // The connection is intact: a read after the cancelled ones gets the data.
-  op_result after;
-  p.server.async_read_some(asio::buffer(buf), capture(after));
-  asio::write(p.client, asio::buffer("ok", 2));
-  BOOST_TEST(run_until_done(ioc, after));
-  CHECK_OK(after.ec);
-  BOOST_TEST(after.bytes == 2u);
+  expect_async_read_of(ioc, p.server, p.client, "ok");
 
   // Closing aborts a pending read too.
   op_result closed;

@@ -142,12 +142,8 @@ BOOST_AUTO_TEST_CASE(construct_with_native_handle)
 {
   asio::io_context ioc;
   tcp::acceptor acceptor(ioc, loopback_tcp());
-  port_test::unique_socket raw = port_test::make_socket(SOCK_STREAM);
-  const native_socket fd = raw.native();
-  tcp::socket s(ioc, tcp::v4(), fd);
-  raw.release(); // the socket owns it now
+  tcp::socket s = adopt_native_socket<tcp::socket>(ioc, tcp::v4(), SOCK_STREAM);
   BOOST_TEST(s.is_open());
-  BOOST_TEST(s.native_handle() == fd);
   s.connect(acceptor.local_endpoint());
   tcp::socket peer = acceptor.accept();
   asio::write(s, asio::buffer("hi", 2));
@@ -191,49 +187,28 @@ BOOST_AUTO_TEST_CASE(closed_socket_error_code_overloads)
   char buf[4] = {};
   error_code ec;
 
-  auto expect_bad = [&](const char* what) {
-    BOOST_TEST_CONTEXT(what) { CHECK_EC(ec, asio::error::bad_descriptor); }
-    ec = {};
-  };
+  const auto bad = asio::error::bad_descriptor;
 
-  s.local_endpoint(ec);
-  expect_bad("local_endpoint");
-  s.remote_endpoint(ec);
-  expect_bad("remote_endpoint");
-  s.available(ec);
-  expect_bad("available");
-  s.at_mark(ec);
-  expect_bad("at_mark");
-  s.shutdown(tcp::socket::shutdown_both, ec);
-  expect_bad("shutdown");
-  s.set_option(tcp::no_delay(true), ec);
-  expect_bad("set_option");
+  CHECK_SETS_EC(s.local_endpoint(ec), ec, bad);
+  CHECK_SETS_EC(s.remote_endpoint(ec), ec, bad);
+  CHECK_SETS_EC(s.available(ec), ec, bad);
+  CHECK_SETS_EC(s.at_mark(ec), ec, bad);
+  CHECK_SETS_EC(s.shutdown(tcp::socket::shutdown_both, ec), ec, bad);
+  CHECK_SETS_EC(s.set_option(tcp::no_delay(true), ec), ec, bad);
   tcp::no_delay nd;
-  s.get_option(nd, ec);
-  expect_bad("get_option");
+  CHECK_SETS_EC(s.get_option(nd, ec), ec, bad);
   asio::socket_base::bytes_readable cmd;
-  s.io_control(cmd, ec);
-  expect_bad("io_control");
-  s.non_blocking(true, ec);
-  expect_bad("non_blocking");
-  s.native_non_blocking(true, ec);
-  expect_bad("native_non_blocking");
-  s.bind(loopback_tcp(), ec);
-  expect_bad("bind");
-  s.cancel(ec);
-  expect_bad("cancel");
-  s.release(ec);
-  expect_bad("release");
-  s.wait(tcp::socket::wait_read, ec);
-  expect_bad("wait");
-  s.read_some(asio::buffer(buf), ec);
-  expect_bad("read_some");
-  s.write_some(asio::buffer(buf), ec);
-  expect_bad("write_some");
-  s.send(asio::buffer(buf), 0, ec);
-  expect_bad("send");
-  s.receive(asio::buffer(buf), 0, ec);
-  expect_bad("receive");
+  CHECK_SETS_EC(s.io_control(cmd, ec), ec, bad);
+  CHECK_SETS_EC(s.non_blocking(true, ec), ec, bad);
+  CHECK_SETS_EC(s.native_non_blocking(true, ec), ec, bad);
+  CHECK_SETS_EC(s.bind(loopback_tcp(), ec), ec, bad);
+  CHECK_SETS_EC(s.cancel(ec), ec, bad);
+  CHECK_SETS_EC(s.release(ec), ec, bad);
+  CHECK_SETS_EC(s.wait(tcp::socket::wait_read, ec), ec, bad);
+  CHECK_SETS_EC(s.read_some(asio::buffer(buf), ec), ec, bad);
+  CHECK_SETS_EC(s.write_some(asio::buffer(buf), ec), ec, bad);
+  CHECK_SETS_EC(s.send(asio::buffer(buf), 0, ec), ec, bad);
+  CHECK_SETS_EC(s.receive(asio::buffer(buf), 0, ec), ec, bad);
   BOOST_TEST(!s.is_open());
 }
 
@@ -720,12 +695,7 @@ BOOST_AUTO_TEST_CASE(non_blocking_modes)
   writer.join();
 
   // ... and asynchronous ones work after the native mode was cleared.
-  op_result r2;
-  s.async_read_some(asio::buffer(buf), capture(r2));
-  asio::write(p.client, asio::buffer("c", 1));
-  BOOST_TEST(run_until_done(ioc, r2));
-  CHECK_OK(r2.ec);
-  BOOST_TEST(buf[0] == 'c');
+  expect_async_read_of(ioc, s, p.client, "c");
 }
 
 BOOST_AUTO_TEST_CASE(available_and_bytes_readable)
@@ -861,13 +831,7 @@ BOOST_AUTO_TEST_CASE(release_and_assign)
   // The handle still works, synchronously and asynchronously.
   asio::write(other, asio::buffer("one", 3));
   BOOST_TEST(read_exactly(p.server, 3) == "one");
-  char buf[8] = {};
-  op_result r;
-  other.async_read_some(asio::buffer(buf), capture(r));
-  asio::write(p.server, asio::buffer("two", 3));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
-  BOOST_TEST(r.bytes >= 1u);
+  expect_async_read_of(ioc, other, p.server, "two");
 
   // release(error_code) form.
   error_code ec;
@@ -888,12 +852,7 @@ BOOST_AUTO_TEST_CASE(release_hands_back_the_socket_without_tcp_inq)
 {
   asio::io_context ioc;
   auto p = make_tcp_pair(ioc);
-  char buf[8] = {};
-  op_result r;
-  p.client.async_read_some(asio::buffer(buf), capture(r)); // registers the socket
-  asio::write(p.server, asio::buffer("x", 1));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
+  expect_async_read_of(ioc, p.client, p.server, "x"); // registers the socket
   const native_socket fd = p.client.release();
   int inq = -1;
   socklen_t len = sizeof(inq);
@@ -976,13 +935,7 @@ BOOST_AUTO_TEST_CASE(move_construct_and_assign)
   BOOST_TEST(!socket_is_open(old_fd));
 
   // The moved socket works, asynchronously too.
-  char buf[4] = {};
-  op_result r;
-  target.async_read_some(asio::buffer(buf), capture(r));
-  asio::write(p.server, asio::buffer("m", 1));
-  BOOST_TEST(run_until_done(ioc, r));
-  CHECK_OK(r.ec);
-  BOOST_TEST(buf[0] == 'm');
+  expect_async_read_of(ioc, target, p.server, "m");
 
   // A moved-from socket can be reopened.
   moved.open(tcp::v4());

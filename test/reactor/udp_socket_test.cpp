@@ -29,19 +29,13 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
                                sockets::basic_datagram_socket<udp, strand_type>>);
 
   asio::io_context ioc;
-  udp::socket a(ioc);
-  BOOST_TEST(!a.is_open());
-  udp::socket b(ioc.get_executor(), udp::v4());
-  BOOST_TEST(b.is_open());
+  check_constructions_without_endpoint<udp::socket>(ioc, udp::v4());
   udp::socket c(ioc, loopback_udp());
   BOOST_TEST(c.local_endpoint().port() != 0);
   BOOST_TEST(c.local_endpoint().address() == asio::ip::address_v4::loopback());
 
-  port_test::unique_socket raw = port_test::make_socket(SOCK_DGRAM);
-  const native_socket fd = raw.native();
-  udp::socket d(ioc, udp::v4(), fd);
-  raw.release(); // the socket owns it now
-  BOOST_TEST(d.native_handle() == fd);
+  udp::socket d = adopt_native_socket<udp::socket>(ioc, udp::v4(), SOCK_DGRAM);
+  const native_socket fd = d.native_handle();
   d.bind(loopback_udp());
   c.send_to(asio::buffer("x", 1), d.local_endpoint());
   char buf[4];
@@ -50,8 +44,9 @@ BOOST_AUTO_TEST_CASE(types_and_construction)
   udp::socket moved(std::move(d));
   BOOST_TEST(moved.native_handle() == fd);
   BOOST_TEST(!d.is_open()); // NOLINT(bugprone-use-after-move)
-  a = std::move(moved);
-  BOOST_TEST(a.native_handle() == fd);
+  udp::socket target(ioc);  // closed: move assignment opens it
+  target = std::move(moved);
+  BOOST_TEST(target.native_handle() == fd);
 
   strand_type strand = asio::make_strand(ioc);
   udp::socket::rebind_executor<strand_type>::other s(strand, udp::v4());

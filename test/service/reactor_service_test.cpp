@@ -391,24 +391,19 @@ BOOST_AUTO_TEST_CASE(run_returns_when_no_operation_is_pending)
 {
   // The inline driver keeps a wait on the port pending; it must not count as work.
   for_each_reactor_options([&](const an::reactor_options& o) {
-    asio::io_context ioc;
-    install(ioc, o);
-    auto p = make_tcp_pair(ioc);
-    char c = 0;
-    int reads = 0;
-    start_counted_read(p.server, c, reads);
-    asio::write(p.client, asio::buffer("x", 1));
+    counted_read_fixture f(o);
+    asio::write(f.p.client, asio::buffer("x", 1));
     const auto start = std::chrono::steady_clock::now();
-    ioc.run_for(std::chrono::seconds(10));
-    BOOST_TEST(reads == 1);
+    f.ioc.run_for(std::chrono::seconds(10));
+    BOOST_TEST(f.calls == 1);
     BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
     // And again after restart: the driver still delivers.
-    ioc.restart();
-    start_counted_read(p.server, c, reads);
-    asio::write(p.client, asio::buffer("y", 1));
-    ioc.run_for(std::chrono::seconds(10));
-    BOOST_TEST(reads == 2);
-    BOOST_TEST(c == 'y');
+    f.ioc.restart();
+    f.start_read();
+    asio::write(f.p.client, asio::buffer("y", 1));
+    f.ioc.run_for(std::chrono::seconds(10));
+    BOOST_TEST(f.calls == 2);
+    BOOST_TEST(f.c == 'y');
   });
 }
 

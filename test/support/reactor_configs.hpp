@@ -5,7 +5,7 @@
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
 // Shared by the reactor-level suites (service, fault, soak): every reactor configuration,
-// and a connected pair of sockets on one io_context.
+// a connected pair of sockets on one io_context, and a read pending on such a pair.
 #ifndef BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
 #define BOOST_ASIO_NOTIFY_TEST_SUPPORT_REACTOR_CONFIGS_HPP
 
@@ -130,6 +130,27 @@ void start_counted_read(Socket& s, char& c, int& calls)
                       ++calls;
                     });
 }
+
+/// An io_context whose reactor runs with given options, a connected pair on it, and a
+/// counted read of one byte into `c` (start_counted_read) pending on the pair's server: where
+/// the service and fault suites check when such a read completes.
+struct counted_read_fixture
+{
+  explicit counted_read_fixture(const an::reactor_options& o)
+      : reactor(install(ioc, o)), p(make_tcp_pair(ioc))
+  {
+    start_read();
+  }
+
+  /// Starts the next counted read, once the last one has completed.
+  void start_read() { start_counted_read(p.server, c, calls); }
+
+  boost::asio::io_context ioc;
+  an::reactor& reactor;
+  tcp_pair p;
+  char c = 0;
+  int calls = 0;
+};
 
 } // namespace test_support
 
