@@ -8,8 +8,11 @@
 // - where it differs from Beast's stream (doc/beast.md, "Where it differs from Beast's"):
 //   cancel() leaves a rate limit working, an operation cancelled while it waits for allowance
 //   takes its timeout with it, a moved stream keeps its rate limit, a moved-from stream keeps
-//   no timeout. Beast 1.81-1.90 fails each (checked by compiling this file against
+//   no timeout; an operation's timeout costs no timer update and no cancelled wait. Beast
+//   1.81-1.90 fails each (checked by compiling this file against
 //   boost::beast::basic_stream), so they run on the library's stream only;
+// - timeouts on the deadline timer that operations share: a shorter one replaces a longer
+//   wait, and run() returns once nothing is watched;
 // - interfaces of newer Boost versions: async_connect with a condition and the default
 //   token (deferred, Boost 1.84+), and cancel_after (Boost 1.86+), which needs the
 //   initiation's executor.
@@ -29,6 +32,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -68,6 +72,64 @@ struct connected
   tcp::socket peer{ioc};
   limited_stream stream;
   std::thread reader;
+};
+
+// A stream connected over loopback to a peer that, on its own thread, sends back each byte
+// it reads.
+struct echoed
+{
+  echoed() : acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)), stream(ioc)
+  {
+    stream.connect(acceptor.local_endpoint());
+    acceptor.accept(peer);
+    echo = std::thread([this] {
+      char byte;
+      error_code ec;
+      while (!ec && peer.read_some(asio::buffer(&byte, 1), ec) == 1)
+        asio::write(peer, asio::buffer(&byte, 1), ec);
+    });
+  }
+
+  ~echoed()
+  {
+    stream.close();
+    echo.join();
+  }
+
+  // `n` round trips of one byte, each operation with `timeout` when it has one; returns the
+  // handlers run() ran.
+  std::size_t round_trips(std::size_t n, std::optional<std::chrono::seconds> timeout)
+  {
+    std::size_t left = n;
+    std::function<void()> next = [&] {
+      if (left-- == 0)
+        return;
+      if (timeout)
+        stream.expires_after(*timeout);
+      stream.async_write_some(asio::buffer("r", 1), [&](const error_code& ec, std::size_t) {
+        if (ec)
+          return;
+        if (timeout)
+          stream.expires_after(*timeout);
+        stream.async_read_some(asio::buffer(&byte, 1), [&](const error_code& e, std::size_t) {
+          if (!e)
+            next();
+        });
+      });
+    };
+    next();
+    ioc.restart();
+    const std::size_t handlers = ioc.run();
+    BOOST_TEST(left == std::size_t(-1), "round trips left: " << left + 1);
+    return handlers;
+  }
+
+  asio::io_context ioc;
+  tcp::acceptor acceptor;
+  tcp::socket peer{ioc};
+  limited_stream stream;
+  std::thread echo;
+  char byte = 0;
 };
 
 // Writes `data` with async_write, counting in `writes` the write_some operations it takes,
@@ -189,6 +251,55 @@ BOOST_AUTO_TEST_CASE(a_moved_from_stream_keeps_no_timeout)
   BOOST_TEST(read_bytes == 1u);
   BOOST_TEST(byte == 'x');
   moved.close();
+}
+
+// The deadline timer's wait is left in place from one operation to the next: operations
+// with a timeout run no more handlers than without one (Beast's stream runs the cancelled
+// wait of each, two a round trip).
+BOOST_AUTO_TEST_CASE(an_operations_timeout_costs_no_cancelled_wait)
+{
+  constexpr std::size_t n = 100;
+  echoed e;
+  const std::size_t untimed = e.round_trips(n, std::nullopt);
+  const std::size_t timed = e.round_trips(n, std::chrono::seconds(30));
+  BOOST_TEST(timed < untimed + n / 4, "handlers: " << timed << " with timeouts, " << untimed
+                                                   << " without, for " << n << " round trips");
+}
+
+// A timeout shorter than the wait in place replaces it: the read times out at its own
+// deadline, not at the 30 s one the write before it left.
+BOOST_AUTO_TEST_CASE(a_shorter_timeout_replaces_the_wait_in_place)
+{
+  connected c;
+  error_code write_result, read_result;
+  char byte = 0;
+  c.stream.expires_after(std::chrono::seconds(30));
+  c.stream.async_write_some(asio::buffer("w", 1), [&](const error_code& ec, std::size_t) {
+    write_result = ec;
+    c.stream.expires_after(std::chrono::milliseconds(100));
+    c.stream.async_read_some(asio::buffer(&byte, 1), // the peer never writes
+                             [&](const error_code& e, std::size_t) { read_result = e; });
+  });
+  const auto start = std::chrono::steady_clock::now();
+  c.ioc.run_for(std::chrono::seconds(10));
+  BOOST_TEST(!write_result, write_result.message());
+  BOOST_TEST((read_result == boost::beast::error::timeout), read_result.message());
+  BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+}
+
+// The wait in place keeps the context's work only while an operation is watched: run()
+// returns when the last handler starts nothing, not when its timeout would have passed.
+BOOST_AUTO_TEST_CASE(run_returns_once_nothing_is_watched)
+{
+  connected c;
+  error_code result(asio::error::would_block);
+  c.stream.expires_after(std::chrono::seconds(30));
+  c.stream.async_write_some(asio::buffer("w", 1),
+                            [&](const error_code& ec, std::size_t) { result = ec; });
+  const auto start = std::chrono::steady_clock::now();
+  c.ioc.run();
+  BOOST_TEST(!result, result.message());
+  BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
 }
 
 #if BOOST_VERSION >= 108400

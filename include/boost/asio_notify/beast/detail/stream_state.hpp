@@ -72,24 +72,21 @@ private:
   bool* pending_ = nullptr;
 };
 
-// One direction's deadline. An operation that ends bumps the generation, so that a timer
-// which fired too late to be cancelled cannot close the socket under the next operation.
-template <class Executor>
+// One direction's timeout: the deadline of its next operation (never: none), and what the
+// stream's deadline timer knows of the operation in progress.
 struct stream_deadline
 {
-  explicit stream_deadline(const Executor& executor) : timer(executor) {}
-
-  bool armed() const { return timer.expiry() != never(); }
+  bool armed() const { return expiry != never(); }
 
   static std::chrono::steady_clock::time_point never()
   {
     return (std::chrono::steady_clock::time_point::max)();
   }
 
-  stream_timer<Executor> timer;
-  std::uint64_t generation = 0;
+  std::chrono::steady_clock::time_point expiry = never();
   bool pending = false;
-  bool timed_out = false;
+  bool watched = false;   // the operation in progress times out at `expiry`
+  bool timed_out = false; // the timer closed the socket under it
 };
 
 // What basic_stream's operations share; they hold it by shared_ptr so that it outlives a
@@ -99,25 +96,23 @@ class stream_state : public std::enable_shared_from_this<stream_state<Socket, Ra
 {
 public:
   using executor_type = typename Socket::executor_type;
-  using deadline_type = stream_deadline<executor_type>;
+  using deadline_type = stream_deadline;
 
   template <class Policy, class... Args>
   explicit stream_state(Policy&& policy, Args&&... args)
-      : socket(std::forward<Args>(args)...), read(socket.get_executor()),
-        write(socket.get_executor()), rate_timer(socket.get_executor()),
-        policy(std::forward<Policy>(policy))
+      : socket(std::forward<Args>(args)...), deadline_timer(socket.get_executor()),
+        rate_timer(socket.get_executor()), policy(std::forward<Policy>(policy))
   {
-    expire_never();
   }
 
   // A moved stream starts with timers of its own: what waits on `other`'s stays counted there
   // (it holds `other`); `other` keeps no timeouts and its rate tick stops.
   stream_state(stream_state&& other)
-      : socket(std::move(other.socket)), read(socket.get_executor()), write(socket.get_executor()),
+      : socket(std::move(other.socket)), deadline_timer(socket.get_executor()),
         rate_timer(socket.get_executor()), policy(std::move(other.policy))
   {
-    read.timer.expires_at(other.read.timer.expiry());
-    write.timer.expires_at(other.write.timer.expiry());
+    read.expiry = other.read.expiry;
+    write.expiry = other.write.expiry;
     other.expire_never();
     other.cancel_rate_wait();
   }
@@ -128,7 +123,7 @@ public:
     // A deadline applies to the next operation; the one in progress keeps its own.
     for (deadline_type* deadline : {&read, &write})
       if (!deadline->pending)
-        deadline->timer.expires_at(when);
+        deadline->expiry = when;
   }
 
   void expire_never() { expire_at(deadline_type::never()); }
@@ -138,6 +133,43 @@ public:
     boost::system::error_code ignored;
     socket.close(ignored);
     cancel_rate_wait();
+  }
+
+  // The deadline timer: one wait at most, shared by both directions, left in place from one
+  // operation to the next while one is watched, so that an operation's timeout costs no
+  // timer update and no cancelled wait (doc/beast.md, "The stream").
+
+  // `deadline`'s operation starts: the timer fires by its expiry, then looks again.
+  template <class HandlerExecutor>
+  void watch(deadline_type& deadline, const HandlerExecutor& executor);
+
+  // The timer fired: a watched operation whose deadline passed has the socket closed under
+  // it; the timer waits again for the next one.
+  template <class HandlerExecutor>
+  void on_deadline_timer(const HandlerExecutor& executor);
+
+  // The timer waits until `when`, replacing the wait it had. Where it cannot (no memory),
+  // the operations it watched end now, as at their deadline, rather than never.
+  template <class HandlerExecutor>
+  void wait_until(std::chrono::steady_clock::time_point when, const HandlerExecutor& executor);
+
+  // After an operation's handler: nothing watched is left, so the wait, which keeps the
+  // context's work, goes.
+  void release_deadline_timer() noexcept
+  {
+    if (!deadline_waiting || read.watched || write.watched)
+      return;
+    deadline_waiting = false;
+    ++deadline_wait_id;
+    try
+    {
+      deadline_timer.cancel();
+    }
+    catch (...)
+    {
+      // Only the platform's timer queue can fail here; the wait then ends when it fires,
+      // finding nothing watched.
+    }
   }
 
   void cancel_rate_wait() noexcept
@@ -161,6 +193,9 @@ public:
   Socket socket;
   deadline_type read;
   deadline_type write;
+  stream_timer<executor_type> deadline_timer;
+  bool deadline_waiting = false;      // a wait is outstanding on deadline_timer
+  std::uint64_t deadline_wait_id = 0; // of the outstanding wait; older ones find another
   stream_timer<executor_type> rate_timer;
   int rate_waiters = 0;
   RatePolicy policy;
@@ -202,9 +237,7 @@ void stream_state<Socket, RatePolicy>::on_rate_timer(const HandlerExecutor& exec
   ++rate_waiters;
 }
 
-// A deadline's expiry, run on the executor of the operation it guards: it closes the
-// socket, which ends that operation, and leaves the mark that turns its error into
-// beast::error::timeout.
+// The deadline timer's wait, run on the executor of the operation that started it.
 template <class State, class HandlerExecutor>
 struct stream_timeout
 {
@@ -213,23 +246,83 @@ struct stream_timeout
 
   void operator()(const boost::system::error_code& ec)
   {
-    if (ec == boost::asio::error::operation_aborted)
-      return;
     auto state = weak_state.lock();
-    if (!state)
-      return;
-    auto& deadline = (*state).*direction;
-    if (deadline.generation != generation)
-      return;
-    state->close();
-    deadline.timed_out = true;
+    if (!state || state->deadline_wait_id != wait_id)
+      return; // the stream is gone, or this wait was replaced or released
+    state->deadline_waiting = false;
+    if (ec != boost::asio::error::operation_aborted)
+      state->on_deadline_timer(executor);
   }
 
   std::weak_ptr<State> weak_state;
-  typename State::deadline_type State::*direction;
-  std::uint64_t generation;
+  std::uint64_t wait_id;
   HandlerExecutor executor;
 };
+
+template <class Socket, class RatePolicy>
+template <class HandlerExecutor>
+void stream_state<Socket, RatePolicy>::watch(deadline_type& deadline,
+                                             const HandlerExecutor& executor)
+{
+  if (!deadline_waiting || deadline_timer.expiry() > deadline.expiry)
+    wait_until(deadline.expiry, executor); // may throw: the operation then never started
+  deadline.watched = true;
+}
+
+template <class Socket, class RatePolicy>
+template <class HandlerExecutor>
+void stream_state<Socket, RatePolicy>::wait_until(std::chrono::steady_clock::time_point when,
+                                                  const HandlerExecutor& executor)
+{
+  // A new expiry cancels the wait there was, whose handler then finds another wait id.
+  deadline_waiting = false;
+  try
+  {
+    deadline_timer.expires_at(when);
+    deadline_timer.async_wait(stream_timeout<stream_state, HandlerExecutor>{
+        this->weak_from_this(), ++deadline_wait_id, executor});
+  }
+  catch (...)
+  {
+    bool watched = false;
+    for (deadline_type* deadline : {&read, &write})
+      watched = (deadline->timed_out = deadline->watched) || watched;
+    if (watched)
+      close();
+    throw;
+  }
+  deadline_waiting = true;
+}
+
+template <class Socket, class RatePolicy>
+template <class HandlerExecutor>
+void stream_state<Socket, RatePolicy>::on_deadline_timer(const HandlerExecutor& executor)
+{
+  const auto now = std::chrono::steady_clock::now();
+  auto next = deadline_type::never();
+  bool passed = false;
+  for (deadline_type* deadline : {&read, &write})
+  {
+    if (!deadline->watched)
+      continue;
+    if (deadline->expiry <= now)
+      passed = deadline->timed_out = true;
+    else
+      next = (std::min)(next, deadline->expiry);
+  }
+  if (passed)
+    return close(); // ends both directions' operations, each releasing its watch
+  if (next == deadline_type::never())
+    return;
+  try
+  {
+    wait_until(next, executor);
+  }
+  catch (...)
+  {
+    // The watched operations were ended (wait_until); a handler has no one to tell.
+  }
+}
 
 // What the read, write and connect operations share: the state, the deadline of their
 // direction, and arming and settling that deadline around the socket operation.
@@ -255,25 +348,30 @@ protected:
   {
     if (!deadline().armed())
       return;
+    state_->watch(deadline(), this->get_executor());
     armed_ = true;
-    deadline().timer.async_wait(stream_timeout<State, decltype(this->get_executor())>{
-        state_, direction_, deadline().generation, this->get_executor()});
   }
 
   // Ends the deadline's watch over this operation; an expiry that came first makes the
-  // operation's result beast::error::timeout.
+  // operation's result beast::error::timeout. The timer's wait stays for the next one.
   void settle_deadline(boost::system::error_code& ec)
   {
     if (!armed_)
       return;
     armed_ = false;
     auto& watched = deadline();
-    ++watched.generation;
-    if (watched.timer.cancel() == 0 && watched.timed_out)
-    {
-      watched.timed_out = false;
+    watched.watched = false;
+    if (std::exchange(watched.timed_out, false))
       ec = boost::beast::error::timeout;
-    }
+  }
+
+  // The handler, then: whatever it started keeps the deadline timer's wait, or it goes.
+  template <class... Args>
+  void complete_and_release(Args&&... args)
+  {
+    const std::shared_ptr<State> state = state_;
+    this->complete_now(std::forward<Args>(args)...);
+    state->release_deadline_timer();
   }
 
   std::shared_ptr<State> state_;
@@ -312,7 +410,7 @@ public:
     {
     case step::empty_transfer:
       // An empty transfer is not watched; one that finds the deadline passed still reports it.
-      if (this->deadline().timer.expiry() <= std::chrono::steady_clock::now())
+      if (this->deadline().expiry <= std::chrono::steady_clock::now())
       {
         this->state_->close();
         ec = boost::beast::error::timeout;
@@ -393,7 +491,7 @@ private:
   {
     pending_.reset();
     rate_policy::transfer_bytes(this->state_->policy, Reading, bytes);
-    this->complete_now(ec, bytes);
+    this->complete_and_release(ec, bytes);
   }
 
   Buffers buffers_;
@@ -427,7 +525,7 @@ public:
     this->settle_deadline(ec);
     read_pending_.reset();
     write_pending_.reset();
-    this->complete_now(ec, std::forward<Result>(result)...);
+    this->complete_and_release(ec, std::forward<Result>(result)...);
   }
 
 private:
