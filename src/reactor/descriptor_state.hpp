@@ -10,6 +10,7 @@
 #ifndef BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
 #define BOOST_ASIO_NOTIFY_SRC_REACTOR_DESCRIPTOR_STATE_HPP
 
+#include <boost/asio/socket_base.hpp>
 #include <boost/asio_notify/detail/performers.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
@@ -188,6 +189,8 @@ struct descriptor_state
 bool channel_transfers::issue(op_type direction, socket_ops::native_buffer* bufs, std::size_t count,
                               socket_ops::message_flags flags) noexcept
 {
+  if (flags & boost::asio::socket_base::message_out_of_band)
+    return false; // urgent data goes when the port reports it, as everywhere else
   descriptor_state& s = state_;
   if (!s.channel)
     s.channel = site_.issuer->open(s.socket, site_.key);

@@ -12,8 +12,10 @@
 
 #include "descriptor_state.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -148,7 +150,7 @@ private:
     state.read_drained = false;
     state.hangup_seen = false;
     state.channel = nullptr; // close_channel left none
-    state.in_flight[read_op] = state.in_flight[write_op] = false;
+    std::fill(std::begin(state.in_flight), std::end(state.in_flight), false);
     state.channel_refused = false;
     if (state.generation == 0)
       state.generation = next_generation(0);

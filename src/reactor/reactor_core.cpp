@@ -504,7 +504,10 @@ void reactor_core::start_op(descriptor_state* s, op_type type, reactor_op* op,
       s->ops[type].push(op);
       try
       {
-        impl_->update_registration(*s, done);
+        // A direction with a transfer in flight asks the port for nothing; nor may the
+        // operation leave below once the system has its buffers.
+        if (!s->in_flight[type])
+          impl_->update_registration(*s, done);
       }
       catch (...)
       {

@@ -328,18 +328,24 @@ BOOST_AUTO_TEST_CASE(a_write_goes_on_as_an_overlapped_send_of_the_whole_buffer)
     }
     BOOST_REQUIRE_EQUAL(first.calls, 0);
     p.server.async_write_some(asio::buffer("tail", 4), second.handler());
+    bool waited_behind = false; // a wait queued behind the send completes after it
+    p.server.async_wait(tcp::socket::wait_write,
+                        [&](error_code ec) { waited_behind = !ec && first.calls == 1; });
+    c.ioc.poll();
+    BOOST_TEST(first.calls + second.calls == 0);
     BOOST_TEST(c.reactor.statistics().overlapped_sends == 1u); // the tail waits behind
     std::string got(big.size() + 4, '\0');
     std::thread reader([&] {
       error_code ec;
       got.resize(asio::read(p.client, asio::buffer(got), ec));
     });
-    const bool both = run_until(c.ioc, [&] { return first.calls == 1 && second.calls == 1; });
+    const bool both = run_until(c.ioc, [&] { return second.calls == 1 && waited_behind; });
     reader.join();
     BOOST_REQUIRE(both);
     BOOST_TEST(!first.ec, first.ec.message());
     BOOST_TEST(first.bytes == big.size());
     BOOST_TEST(second.bytes == 4u);
+    BOOST_TEST(waited_behind);
     BOOST_TEST((got == big + "tail"));
     BOOST_TEST(c.reactor.statistics().overlapped_sends == 2u);
   }
@@ -438,25 +444,28 @@ BOOST_AUTO_TEST_CASE(echo_on_one_to_four_threads)
 
 // The io_context destroyed with transfers in flight: Asio's shutdown waits for each counted
 // one (an infinite wait), so a transfer left uncancelled or miscounted would hang here. Every
-// handler is destroyed, none invoked, and the buffers they own outlive their transfers.
+// handler is destroyed, none invoked, and the buffers they own outlive their transfers. The
+// handlers own the sockets, which are still open when the reactor shuts down.
 BOOST_AUTO_TEST_CASE(destruction_with_transfers_in_flight_neither_hangs_nor_leaks)
 {
   auto alive = std::make_shared<int>(0);
   std::size_t invoked = 0;
   BOOST_REQUIRE(returns_in_time([&] {
     context c;
-    std::vector<std::unique_ptr<tcp_pair>> pairs;
+    std::vector<std::shared_ptr<tcp_pair>> pairs;
     for (int i = 0; i < 30; ++i)
     {
-      pairs.push_back(std::make_unique<tcp_pair>(make_pair(c.ioc)));
+      auto pair = std::make_shared<tcp_pair>(make_pair(c.ioc));
+      pairs.push_back(pair);
       auto buf = std::make_shared<std::array<char, 16>>();
-      pairs.back()->server.async_read_some(asio::buffer(*buf),
-                                           [&, alive, buf](error_code, std::size_t) { ++invoked; });
+      pair->server.async_read_some(asio::buffer(*buf),
+                                   [&, alive, buf, pair](error_code, std::size_t) { ++invoked; });
     }
     auto big = std::make_shared<std::string>(more_than_the_buffers_hold());
     for (int i = 20; i < 30; ++i) // sends the peers never read
-      pairs[i]->server.async_write_some(asio::buffer(*big),
-                                        [&, alive, big](error_code, std::size_t) { ++invoked; });
+      pairs[i]->server.async_write_some(
+          asio::buffer(*big),
+          [&, alive, big, pair = pairs[i]](error_code, std::size_t) { ++invoked; });
     c.ioc.poll(); // the transfers are in flight
     BOOST_TEST(c.reactor.statistics().overlapped_receives == 30u);
     BOOST_TEST(c.reactor.statistics().overlapped_sends == 10u);
@@ -464,6 +473,7 @@ BOOST_AUTO_TEST_CASE(destruction_with_transfers_in_flight_neither_hangs_nor_leak
     BOOST_TEST(big.use_count() == 11);
     for (int i = 0; i < 10; ++i) // and some complete meanwhile, not yet dequeued
       asio::write(pairs[i]->client, asio::buffer("late", 4));
+    pairs.clear(); // the sockets live on in the handlers
   }));
   BOOST_TEST(invoked == 0u);
   BOOST_TEST(alive.use_count() == 1);

@@ -219,7 +219,7 @@ private:
 
   std::unique_ptr<afd_engine> engine_;
   driven_reactor& reactor_;
-  overlapped_transfers<Scheduler, Operation> transfers_;
+  transfer_channels<Scheduler, Operation> transfers_;
 };
 
 } // namespace

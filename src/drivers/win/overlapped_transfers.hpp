@@ -32,17 +32,17 @@ namespace win {
     the socket leaves the reactor, and by each of its transfers in flight; the last to let go
     frees it. A transfer in flight is counted as work, as Asio counts its own. */
 template <class Scheduler, class Operation>
-class overlapped_transfers final : public channel_issuer
+class transfer_channels final : public channel_issuer
 {
 public:
-  overlapped_transfers(Scheduler& scheduler, driven_reactor& reactor) noexcept
+  transfer_channels(Scheduler& scheduler, driven_reactor& reactor) noexcept
       : scheduler_(scheduler), reactor_(reactor)
   {
   }
 
-  overlapped_transfers(const overlapped_transfers&) = delete;
-  overlapped_transfers& operator=(const overlapped_transfers&) = delete;
-  ~overlapped_transfers() { stop(); }
+  transfer_channels(const transfer_channels&) = delete;
+  transfer_channels& operator=(const transfer_channels&) = delete;
+  ~transfer_channels() { stop(); }
 
   transfer_channel* open(native_socket_type socket, void* key) noexcept override
   {
@@ -92,7 +92,7 @@ private:
     {
       transfer_op& t = *static_cast<transfer_op*>(base);
       channel& c = t.owner;
-      overlapped_transfers* transfers = c.owner.load(std::memory_order_acquire);
+      transfer_channels* transfers = c.owner.load(std::memory_order_acquire);
       if (io && transfers)
         return transfers->completed(t, ec, bytes);
       if (reactor_op* op = c.orphans[t.direction].exchange(nullptr, std::memory_order_acq_rel))
@@ -110,7 +110,7 @@ private:
   class channel final : public transfer_channel
   {
   public:
-    channel(overlapped_transfers& r, native_socket_type s, void* key) noexcept
+    channel(transfer_channels& r, native_socket_type s, void* key) noexcept
         : transfer_channel(key), owner(&r), socket_(s), ops_{{*this, read_op}, {*this, write_op}}
     {
     }
@@ -118,9 +118,7 @@ private:
     bool issue(op_type direction, socket_ops::native_buffer* bufs, std::size_t count,
                socket_ops::message_flags flags) noexcept override
     {
-      if (flags & MSG_OOB)
-        return false; // urgent data goes when the poll reports it, as everywhere else
-      overlapped_transfers& r = *owner.load(std::memory_order_relaxed); // set while open
+      transfer_channels& r = *owner.load(std::memory_order_relaxed); // set while open
       transfer_op& t = ops_[direction];
       t.reset();
       t.cancelled.store(false, std::memory_order_relaxed);
@@ -163,7 +161,7 @@ private:
     {
       if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
         return;
-      if (overlapped_transfers* r = owner.load(std::memory_order_acquire))
+      if (transfer_channels* r = owner.load(std::memory_order_acquire))
       {
         std::lock_guard<std::mutex> lock(r->mutex_);
         unlink(r->channels_);
@@ -187,7 +185,7 @@ private:
       prev_ = next_ = nullptr;
     }
 
-    std::atomic<overlapped_transfers*> owner; // null once the driver stopped
+    std::atomic<transfer_channels*> owner; // null once the driver stopped
 
   private:
     const native_socket_type socket_;

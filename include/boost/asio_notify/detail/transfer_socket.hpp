@@ -206,7 +206,10 @@ public:
 
       @par Per-operation cancellation
       `cancellation_type::terminal`, `partial` and `total`: a send still waiting for the
-      socket to become writable completes with `operation_aborted`, having sent nothing. */
+      socket to become writable completes with `operation_aborted`, having sent nothing. On
+      the `io_context_port` driver a stream send is an overlapped send from the start, as
+      with Asio's own sockets on Windows: cancelled, it completes with `operation_aborted`
+      once the system has ended it, and `bytes_transferred` says what it had sent. */
   template <class ConstBufferSequence,
             BOOST_ASIO_COMPLETION_TOKEN_FOR(transfer_signature) WriteToken = default_token_type>
   auto async_send(const ConstBufferSequence& buffers, message_flags flags,
