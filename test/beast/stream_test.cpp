@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -299,6 +300,21 @@ BOOST_AUTO_TEST_CASE(run_returns_once_nothing_is_watched)
   const auto start = std::chrono::steady_clock::now();
   c.ioc.run();
   BOOST_TEST(!result, result.message());
+  BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
+}
+
+// A handler that throws still lets the wait go: the next run() returns at once.
+BOOST_AUTO_TEST_CASE(a_throwing_handler_leaves_no_wait_behind)
+{
+  connected c;
+  c.stream.expires_after(std::chrono::seconds(30));
+  c.stream.async_write_some(asio::buffer("w", 1), [](const error_code&, std::size_t) {
+    throw std::runtime_error("from the handler");
+  });
+  BOOST_CHECK_THROW(c.ioc.run(), std::runtime_error);
+  const auto start = std::chrono::steady_clock::now();
+  c.ioc.restart();
+  c.ioc.run_for(std::chrono::seconds(10));
   BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(5)));
 }
 

@@ -140,18 +140,15 @@ public:
   // timer update and no cancelled wait (doc/beast.md, "The stream").
 
   // `deadline`'s operation starts: the timer fires by its expiry, then looks again.
-  template <class HandlerExecutor>
-  void watch(deadline_type& deadline, const HandlerExecutor& executor);
+  void watch(deadline_type& deadline);
 
   // The timer fired: a watched operation whose deadline passed has the socket closed under
   // it; the timer waits again for the next one.
-  template <class HandlerExecutor>
-  void on_deadline_timer(const HandlerExecutor& executor);
+  void on_deadline_timer();
 
   // The timer waits until `when`, replacing the wait it had. Where it cannot (no memory),
   // the operations it watched end now, as at their deadline, rather than never.
-  template <class HandlerExecutor>
-  void wait_until(std::chrono::steady_clock::time_point when, const HandlerExecutor& executor);
+  void wait_until(std::chrono::steady_clock::time_point when);
 
   // After an operation's handler: nothing watched is left, so the wait, which keeps the
   // context's work, goes.
@@ -237,11 +234,12 @@ void stream_state<Socket, RatePolicy>::on_rate_timer(const HandlerExecutor& exec
   ++rate_waiters;
 }
 
-// The deadline timer's wait, run on the executor of the operation that started it.
-template <class State, class HandlerExecutor>
+// The deadline timer's wait, run on the stream's executor: it outlives the operation that
+// started it and watches the ones after.
+template <class State>
 struct stream_timeout
 {
-  using executor_type = HandlerExecutor;
+  using executor_type = typename State::executor_type;
   executor_type get_executor() const noexcept { return executor; }
 
   void operator()(const boost::system::error_code& ec)
@@ -251,36 +249,32 @@ struct stream_timeout
       return; // the stream is gone, or this wait was replaced or released
     state->deadline_waiting = false;
     if (ec != boost::asio::error::operation_aborted)
-      state->on_deadline_timer(executor);
+      state->on_deadline_timer();
   }
 
   std::weak_ptr<State> weak_state;
   std::uint64_t wait_id;
-  HandlerExecutor executor;
+  executor_type executor;
 };
 
 template <class Socket, class RatePolicy>
-template <class HandlerExecutor>
-void stream_state<Socket, RatePolicy>::watch(deadline_type& deadline,
-                                             const HandlerExecutor& executor)
+void stream_state<Socket, RatePolicy>::watch(deadline_type& deadline)
 {
   if (!deadline_waiting || deadline_timer.expiry() > deadline.expiry)
-    wait_until(deadline.expiry, executor); // may throw: the operation then never started
+    wait_until(deadline.expiry); // may throw: the operation then never started
   deadline.watched = true;
 }
 
 template <class Socket, class RatePolicy>
-template <class HandlerExecutor>
-void stream_state<Socket, RatePolicy>::wait_until(std::chrono::steady_clock::time_point when,
-                                                  const HandlerExecutor& executor)
+void stream_state<Socket, RatePolicy>::wait_until(std::chrono::steady_clock::time_point when)
 {
   // A new expiry cancels the wait there was, whose handler then finds another wait id.
   deadline_waiting = false;
   try
   {
     deadline_timer.expires_at(when);
-    deadline_timer.async_wait(stream_timeout<stream_state, HandlerExecutor>{
-        this->weak_from_this(), ++deadline_wait_id, executor});
+    deadline_timer.async_wait(stream_timeout<stream_state>{
+        this->weak_from_this(), ++deadline_wait_id, socket.get_executor()});
   }
   catch (...)
   {
@@ -295,8 +289,7 @@ void stream_state<Socket, RatePolicy>::wait_until(std::chrono::steady_clock::tim
 }
 
 template <class Socket, class RatePolicy>
-template <class HandlerExecutor>
-void stream_state<Socket, RatePolicy>::on_deadline_timer(const HandlerExecutor& executor)
+void stream_state<Socket, RatePolicy>::on_deadline_timer()
 {
   const auto now = std::chrono::steady_clock::now();
   auto next = deadline_type::never();
@@ -316,7 +309,7 @@ void stream_state<Socket, RatePolicy>::on_deadline_timer(const HandlerExecutor& 
     return;
   try
   {
-    wait_until(next, executor);
+    wait_until(next);
   }
   catch (...)
   {
@@ -344,12 +337,27 @@ protected:
 
   typename State::deadline_type& deadline() const { return (*state_).*direction_; }
 
-  void arm_deadline()
+  // Arms the deadline, then starts the operation with `start`, which may move `*this`
+  // away. A start that throws began nothing, so it leaves no watch behind.
+  template <class Start>
+  void start_watched(Start&& start)
   {
     if (!deadline().armed())
-      return;
-    state_->watch(deadline(), this->get_executor());
+      return start();
+    auto& watched = deadline();
+    const std::shared_ptr<State> state = state_;
+    state->watch(watched);
     armed_ = true;
+    try
+    {
+      start();
+    }
+    catch (...)
+    {
+      watched.watched = false;
+      state->release_deadline_timer();
+      throw;
+    }
   }
 
   // Ends the deadline's watch over this operation; an expiry that came first makes the
@@ -365,13 +373,17 @@ protected:
       ec = boost::beast::error::timeout;
   }
 
-  // The handler, then: whatever it started keeps the deadline timer's wait, or it goes.
+  // The handler, then: whatever it started keeps the deadline timer's wait, or it goes,
+  // also when the handler throws.
   template <class... Args>
   void complete_and_release(Args&&... args)
   {
-    const std::shared_ptr<State> state = state_;
+    struct release_after
+    {
+      std::shared_ptr<State> state;
+      ~release_after() { state->release_deadline_timer(); }
+    } release{state_};
     this->complete_now(std::forward<Args>(args)...);
-    state->release_deadline_timer();
   }
 
   std::shared_ptr<State> state_;
@@ -444,11 +456,12 @@ private:
     pending_ = pending_mark(this->deadline().pending);
     if (empty)
       return start_empty();
-    this->arm_deadline();
-    const std::size_t allowance = available();
-    if (allowance == 0)
-      return wait_for_allowance();
-    transfer(allowance);
+    this->start_watched([this] {
+      const std::size_t allowance = available();
+      if (allowance == 0)
+        return wait_for_allowance();
+      transfer(allowance);
+    });
   }
 
   void start_empty()
@@ -512,9 +525,8 @@ public:
       : base(std::forward<Handler_>(handler), std::move(state), &State::write),
         read_pending_(this->state_->read.pending), write_pending_(this->state_->write.pending)
   {
-    this->arm_deadline();
     auto& socket = this->state_->socket;
-    std::forward<Start>(start)(socket, std::move(*this));
+    this->start_watched([&] { std::forward<Start>(start)(socket, std::move(*this)); });
   }
 
   stream_connect_op(stream_connect_op&&) = default;
