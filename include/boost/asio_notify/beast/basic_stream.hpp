@@ -11,6 +11,7 @@
 #define BOOST_ASIO_NOTIFY_BEAST_BASIC_STREAM_HPP
 
 #include <boost/asio_notify/basic_stream_socket.hpp>
+#include <boost/asio_notify/beast/detail/stream_ops.hpp>
 #include <boost/asio_notify/beast/detail/stream_state.hpp>
 #include <boost/asio_notify/beast/teardown.hpp>
 #include <boost/asio_notify/connect.hpp>
