@@ -84,10 +84,10 @@ struct echoed
     stream.connect(acceptor.local_endpoint());
     acceptor.accept(peer);
     echo = std::thread([this] {
-      char byte;
+      char echoed_byte;
       error_code ec;
-      while (!ec && peer.read_some(asio::buffer(&byte, 1), ec) == 1)
-        asio::write(peer, asio::buffer(&byte, 1), ec);
+      while (!ec && peer.read_some(asio::buffer(&echoed_byte, 1), ec) == 1)
+        asio::write(peer, asio::buffer(&echoed_byte, 1), ec);
     });
   }
 
