@@ -123,10 +123,10 @@ private:
       t.reset();
       t.cancelled.store(false, std::memory_order_relaxed);
       t.flags = static_cast<unsigned long>(flags);
-      t.capacity = socket_ops::capacity_of(bufs, count);
+      const bool receive = direction == read_op;
+      t.capacity = receive ? socket_ops::capacity_of(bufs, count) : 0; // a receive's drained test
       refs_.fetch_add(1, std::memory_order_relaxed);
       r.scheduler_.work_started(); // before its completion can be dequeued and counted off
-      const bool receive = direction == read_op;
       if (const unsigned long error =
               receive ? socket_ops::recv_overlapped(socket_, bufs, count, t.flags, &t)
                       : socket_ops::send_overlapped(socket_, bufs, count, t.flags, &t))
