@@ -122,9 +122,12 @@ private:
       if (const auto* hop = abort_hop_scope::current())
         return boost::asio::post(*hop, op_hop<handler_op>(op));
     }
+    const bool call_here = mode == completion_mode::dispatch && op->work_.dispatches_here();
     // The work moves out first: the handler may run (and free the operation) inside
-    // schedule, and the work is kept until the completion is queued.
+    // schedule, and the work is kept until the completion is queued or has run.
     op_work<Handler, IoExecutor> work(std::move(op->work_));
+    if (call_here)
+      return op_completion<handler_op>(op)();
 #if BOOST_ASIO_VERSION >= 102800
     if (mode == completion_mode::immediate)
       return work.schedule_immediate(op_completion<handler_op, true>(op), op->handler_);

@@ -19,10 +19,12 @@
 #endif
 #include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/execution/blocking.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
+#include <boost/asio/query.hpp>
 #include <boost/asio/recycling_allocator.hpp>
 #include <boost/asio/require.hpp>
 #include <boost/asio/strand.hpp>
@@ -183,6 +185,24 @@ public:
   /// are queued in the operation's arena (op_completion.hpp).
   bool schedules_on_io_context() const noexcept { return !handler_ && !io_; }
 
+  /// Whether a completion dispatched now would run at once on this thread: the handler's
+  /// executor is an io_context's own, not `blocking.never`, and this thread is inside its
+  /// `run()`. The caller then calls it, as Asio's reactor calls its own handlers (a
+  /// dispatch takes a dozen calls to do the same). Asked of the operation's own member,
+  /// before its work moves.
+  bool dispatches_here() const noexcept
+  {
+    if constexpr (may_hold_io_context_executor)
+      if (schedules_on_io_context())
+      {
+        if (const auto* counted = std::get_if<counted_context>(&context_))
+          return runs_inline_here(*counted);
+        if (const auto* uncounted = std::get_if<uncounted_context>(&context_))
+          return runs_inline_here(*uncounted);
+      }
+    return false;
+  }
+
   /// Whether the I/O executor's work runs on an io_context (its own, or beneath a strand),
   /// which a completion can be posted to without allocating (in the operation's arena).
   bool io_runs_on_io_context() const noexcept { return !io_ || io_context_beneath(*io_); }
@@ -254,6 +274,14 @@ private:
 
   using uncounted_context = boost::asio::io_context::executor_type;
   using counted_context = tracked_executor_t<uncounted_context>;
+
+  template <class ContextExecutor>
+  static bool runs_inline_here(const ContextExecutor& ex) noexcept
+  {
+    return boost::asio::query(ex, boost::asio::execution::blocking) !=
+               boost::asio::execution::blocking.never &&
+           ex.running_in_this_thread();
+  }
 
   // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
   // other executors (a strand, a user's own) the member below is not even declared: one
