@@ -25,7 +25,8 @@ int usage()
 {
   std::cerr
       << "usage: asio_notify_bench [--quick] [--out DIR] [--rounds N] [--seed N] [--no-variants]\n"
-         "                         [--only latency,throughput,storm,write_storm,idle,syscalls]\n"
+         "                         [--only latency,throughput,storm,write_storm,idle,syscalls,\n"
+         "                                 instructions]\n"
 #if defined(BOOST_ASIO_NOTIFY_BENCH_PSN_DOUBLE)
          "                         [--psn-double]\n"
 #endif
@@ -41,7 +42,7 @@ int bad_command_line(const std::string& why)
 }
 
 /// The scenarios --only can name.
-const char* const scenario_list = "latency,throughput,storm,write_storm,idle,syscalls";
+const char* const scenario_list = "latency,throughput,storm,write_storm,idle,syscalls,instructions";
 
 bool is_scenario(const std::string& name)
 {

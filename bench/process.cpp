@@ -4,8 +4,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// Running this program again: run_self, its output collected, and strace_self and
-// perf_count_self, its system calls counted.
+// Running this program again: run_self, its output collected; strace_self and
+// perf_count_self, its system calls counted; callgrind_count_self, its instructions.
 #include "process.hpp"
 #include "child_processes.hpp"
 
@@ -155,6 +155,45 @@ syscall_counts perf_count_self(const std::vector<std::string>& args, const std::
   result.error = syscalls_unavailable();
 #endif
   return result;
+}
+
+syscall_counts callgrind_count_self(const std::vector<std::string>& args,
+                                    const std::string& profile_file)
+{
+  syscall_counts result;
+#if defined(__linux__)
+  if (!run_counted({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + profile_file}, args,
+                   profile_file, result))
+    return result;
+  // The profile's header holds "summary: <instructions>" (event Ir, the only one recorded).
+  std::ifstream in(profile_file);
+  std::string line;
+  const std::string key = "summary:";
+  while (std::getline(in, line))
+    if (line.compare(0, key.size(), key) == 0)
+    {
+      std::istringstream fields(line.substr(key.size()));
+      fields >> result.total;
+      break;
+    }
+  result.ok = result.total != 0;
+  if (!result.ok)
+    result.error = "no callgrind summary in " + profile_file;
+#else
+  (void)args;
+  (void)profile_file;
+  result.error = syscalls_unavailable();
+#endif
+  return result;
+}
+
+const char* instructions_unavailable()
+{
+#if defined(__linux__)
+  return "";
+#else
+  return "needs Linux and Valgrind";
+#endif
 }
 
 const char* syscalls_unavailable()

@@ -81,6 +81,15 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
 /// "Counting system calls"). An error where perf or the tracepoints are not available.
 syscall_counts perf_count_self(const std::vector<std::string>& args, const std::string& csv_file);
 
+/// Why instructions cannot be counted here, or "" where callgrind_count_self can try.
+const char* instructions_unavailable();
+
+/// Run this program with `args` under Valgrind's callgrind, writing its profile to
+/// `profile_file`: `total` is the instructions every thread executed (callgrind's summary),
+/// a count that does not move with the machine's load. `calls` stays empty.
+syscall_counts callgrind_count_self(const std::vector<std::string>& args,
+                                    const std::string& profile_file);
+
 } // namespace bench
 
 #endif

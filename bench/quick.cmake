@@ -6,7 +6,8 @@
 # Runs `asio_notify_bench --quick <options> --out <dir>` and fails when the program fails (a
 # measurement failed or gave an insane number), when a CPU row (user and system time per
 # round trip and per MB echoed, from each child) lacks a figure for a backend, or when a
-# system-call count (strace's, perf's) is missing or has a row with neither figure nor note.
+# system-call count (strace's, perf's) or the instruction count (callgrind's) is missing or
+# has a row with neither figure nor note.
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 if(NOT BENCH OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DBENCH=<asio_notify_bench> -DOUT=<dir> -P quick.cmake")
@@ -54,9 +55,11 @@ if(NOT found EQUAL expected)
 endif()
 message(STATUS "results.json: the ${found} CPU rows have a figure for every backend")
 
-# Both system-call counts (strace's and perf's) are there, each row with a figure or a note
-# that says why it has none (no strace or perf here, Windows).
-foreach(syscall_key syscalls_per_round_trip syscalls_per_round_trip_perf)
+# Both system-call counts (strace's and perf's) and callgrind's instruction count are there,
+# each row with a figure or a note that says why it has none (no strace, perf or Valgrind
+# here, Windows).
+foreach(syscall_key syscalls_per_round_trip syscalls_per_round_trip_perf
+        instructions_per_round_trip)
   set(present FALSE)
   foreach(i RANGE ${last})
     string(JSON key GET "${json}" metrics ${i} key)
@@ -78,4 +81,4 @@ foreach(syscall_key syscalls_per_round_trip syscalls_per_round_trip_perf)
     message(FATAL_ERROR "${OUT}/results.json: no ${syscall_key} metric")
   endif()
 endforeach()
-message(STATUS "results.json: both system-call counts are there")
+message(STATUS "results.json: both system-call counts and the instruction count are there")

@@ -237,31 +237,36 @@ std::string file_name_for(const std::string& id)
   return s;
 }
 
-/// How a child's system calls are counted: by strace (each call by name) or by perf's
-/// tracepoints (no ptrace stop per call: futex as the program makes it untraced).
+/// How a ping-pong child's work is counted: its system calls by strace (each call by name)
+/// or by perf's tracepoints (no ptrace stop per call: futex as the program makes it
+/// untraced), or its instructions by callgrind.
 struct syscall_counter
 {
   const char* key;
   const char* title;
   const char* how;
+  const char* what; // what is counted, in the unit: "calls", "instructions"
   const char* file_prefix;
   double target; // the default's bound on the ratio to stock; 0: none
   syscall_counts (*count)(const std::vector<std::string>&, const std::string&);
+  const char* (*unavailable)(); // why it cannot count here, or ""
 };
 
 void syscall_scenario(const config& c, const std::vector<backend>& backends,
                       const syscall_counter& counter, std::vector<metric>& out)
 {
   const std::uint64_t n = c.syscall_round_trips;
-  metric m = make_metric(backends, counter.key, counter.title,
-                         std::string(counter.how) + ": (calls of " + std::to_string(n) +
-                             " round trips - calls of 0) / " + std::to_string(n) +
-                             ", to 0.01 (what set-up and tear-down leave is less); both ends",
-                         true, counter.target);
-  if (!can_spawn_children() || *syscalls_unavailable())
+  metric m =
+      make_metric(backends, counter.key, counter.title,
+                  std::string(counter.how) + ": (" + counter.what + " of " + std::to_string(n) +
+                      " round trips - " + counter.what + " of 0) / " + std::to_string(n) +
+                      ", to 0.01 (what set-up and tear-down leave is less); both ends",
+                  true, counter.target);
+  const char* unavailable_here = counter.unavailable();
+  if (!can_spawn_children() || *unavailable_here)
   {
     for (row& r : m.rows)
-      r.note = *syscalls_unavailable() ? syscalls_unavailable() : "needs child processes";
+      r.note = *unavailable_here ? unavailable_here : "needs child processes";
     out.push_back(m);
     return;
   }
@@ -284,6 +289,8 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
         }
         const double made = static_cast<double>(full.total - base.total) / static_cast<double>(n);
         m.rows[i].add(round, std::round(made * 100) / 100);
+        if (full.calls.empty()) // counted as a whole (instructions)
+          return "";
         auto& by_name = m.breakdown[b.id];
         if (by_name.empty())
           for (const auto& [name, calls] : full.calls)
@@ -313,15 +320,29 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
 const syscall_counter strace_counter{"syscalls_per_round_trip",
                                      "system calls per round trip",
                                      "strace -f -c",
+                                     "calls",
                                      "strace_",
                                      1.0,
-                                     strace_self};
+                                     strace_self,
+                                     syscalls_unavailable};
 const syscall_counter perf_counter{"syscalls_per_round_trip_perf",
                                    "system calls per round trip, perf",
                                    "perf stat, system-call tracepoints",
+                                   "calls",
                                    "perf_",
                                    0,
-                                   perf_count_self};
+                                   perf_count_self,
+                                   syscalls_unavailable};
+// A count of the program's own work that the machine's load does not move: the user CPU
+// time rows' steady companion (the default's target is stock's user time, met at 1.00).
+const syscall_counter callgrind_counter{"instructions_per_round_trip",
+                                        "instructions per round trip",
+                                        "valgrind --tool=callgrind, user space",
+                                        "instructions",
+                                        "callgrind_",
+                                        1.0,
+                                        callgrind_count_self,
+                                        instructions_unavailable};
 
 } // namespace
 
@@ -365,6 +386,8 @@ int scenarios_main(config& c, std::size_t fd_limit)
     syscall_scenario(c, backends, strace_counter, metrics);
     syscall_scenario(c, backends, perf_counter, metrics);
   }
+  if (c.wants("instructions"))
+    syscall_scenario(c, backends, callgrind_counter, metrics);
 
   return conclude(
       c.out + "/results", info, t0, backends, metrics,

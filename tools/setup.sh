@@ -17,7 +17,7 @@ packages=(
   libboost-test1.81-dev libboost-context1.81-dev libboost1.81-tools-dev
   libssl-dev openssl libcurl4-openssl-dev
   libboost1.81-doc libboost-coroutine1.81-dev python3-websockets patch
-  strace linux-perf gnuplot-nox ccache
+  strace linux-perf valgrind gnuplot-nox ccache
   clang libclang-rt-14-dev clang-format
   doxygen
 )
