@@ -11,6 +11,7 @@
 #include "inline_driver_shape.hpp"
 #include "reactor_driver.hpp"
 #include "shared_batch.hpp"
+#include "../reactor/reactor_impl.hpp"
 
 #include <boost/asio_notify/detail/op_completion.hpp>
 

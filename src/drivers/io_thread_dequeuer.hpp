@@ -25,14 +25,15 @@ namespace detail {
 
 /// The io threads' own dequeues: each a look into the port without waiting, deferred behind
 /// the handlers an io thread has queued; one io thread looks at a time, and looks that keep
-/// finding nothing become rarer.
+/// finding nothing become rarer. `Reactor` is driven_reactor but in a test.
+template <class Reactor>
 class io_thread_dequeuer final : public batch_done_hook
 {
 public:
   /// `exit_key`: the reactor threads' exit packet, passed on to them when seen here;
   /// `lease` (may be null): the port the reactor threads lend, given back by a look that
   /// finds nothing.
-  io_thread_dequeuer(port& p, driven_reactor& reactor, std::size_t batch_size,
+  io_thread_dequeuer(port& p, Reactor& reactor, std::size_t batch_size,
                      boost::asio::any_io_executor context_executor, void* exit_key,
                      port_lease* lease = nullptr)
       : port_(p), reactor_(reactor),
@@ -118,7 +119,7 @@ private:
   }
 
   port& port_;
-  driven_reactor& reactor_;
+  Reactor& reactor_;
   const std::size_t batch_size_;
   const batch_target target_; // performed in the looking thread
   void* const exit_key_;

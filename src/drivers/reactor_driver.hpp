@@ -11,6 +11,7 @@
 #include "../reactor/reactor_counters.hpp"
 #include "../reactor/transfer_channel.hpp"
 
+#include <boost/asio_notify/detail/reactor_core.hpp>
 #include <boost/asio_notify/detail/reactor_op.hpp>
 #include <boost/asio_notify/port.hpp>
 #include <boost/asio_notify/reactor.hpp>
@@ -29,30 +30,12 @@ class io_context;
 namespace asio_notify {
 namespace detail {
 
-/// The reactor as its driver sees it (reactor_core::impl): what the driver hands dequeued
-/// packets to, and what it counts in.
-class driven_reactor
-{
-public:
-  /// Act on one packet, however late or stale; operations it finishes are appended to
-  /// `done`.
-  virtual void handle(const packet& p, op_queue& done) = 0;
-  /// Schedule the handlers of `done`: the first with `first`, the others with `rest`.
-  virtual void complete(op_queue& done, completion_mode first, completion_mode rest) = 0;
-  /// A transfer of `channel` in `direction` (`read_op`: a receive, `write_op`: a send)
-  /// completed with `ec` (eof for a receive's end of stream) and `bytes`; `drained` when a
-  /// receive left nothing to read. Its operation, and the operations it let go on, are
-  /// appended to `done`.
-  virtual void transfer_completed(transfer_channel& channel, op_type direction,
-                                  const boost::system::error_code& ec, std::size_t bytes,
-                                  bool drained, op_queue& done) = 0;
-
-  /// What the drivers count: dequeues, hand-overs, io threads' looks.
-  reactor_counters counters;
-
-protected:
-  ~driven_reactor() = default;
-};
+/// The reactor as its driver sees it: what the driver hands dequeued packets to
+/// (`handle`, `complete`, `transfer_completed`) and what it counts in (`counters`). The
+/// reactor itself (src/reactor/reactor_impl.hpp), called without a virtual call; the
+/// parts a test gives a recording reactor to (shared_batch.hpp, io_thread_dequeuer.hpp)
+/// take it as a template parameter.
+using driven_reactor = reactor_core::impl;
 
 /// The reactor's own port, opened when a driver first needs it: the io_context_port driver
 /// polls through the io_context's completion port and needs none of its own.

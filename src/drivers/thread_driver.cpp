@@ -11,6 +11,7 @@
 #include "io_thread_dequeuer.hpp"
 #include "reactor_driver.hpp"
 #include "shared_batch.hpp"
+#include "../reactor/reactor_impl.hpp"
 
 #include <boost/asio/error.hpp>
 
@@ -136,9 +137,9 @@ private:
   driven_reactor& reactor_;
   const std::size_t batch_size_;
   char exit_key_ = 0;
-  port_lease lease_;               // lent to the io threads with each batch handed over
-  io_thread_dequeuer io_dequeuer_; // what an io thread does once it has done its share
-  const batch_target target_;      // a reactor thread's batches: to the context
+  port_lease lease_; // lent to the io threads with each batch handed over
+  io_thread_dequeuer<driven_reactor> io_dequeuer_; // what an io thread does after its share
+  const batch_target target_;                      // a reactor thread's batches: to the context
   // Made before the threads: it delivers their exceptions without allocating.
   const std::shared_ptr<exception_mailbox> thrown_ = std::make_shared<exception_mailbox>();
   std::mutex stop_mutex_;

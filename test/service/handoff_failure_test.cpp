@@ -8,10 +8,11 @@
 // batch whose worker cannot be posted, an io thread's look whose allocation fails, and a
 // driver whose second reactor thread cannot start lose no packet, leak no hand-off and end
 // in an exception, not in terminate(). The driver's parts are taken one at a time (src/),
-// with a recording packet handler, so that each failure is injected where it is meant.
+// with a recording reactor, so that each failure is injected where it is meant.
 #include "drivers/io_thread_dequeuer.hpp"
 #include "drivers/reactor_driver.hpp"
 #include "drivers/shared_batch.hpp"
+#include "reactor/reactor_impl.hpp"
 
 #include "support/gated_executor.hpp"
 #include "support/replaced_new_delete.hpp"
@@ -59,22 +60,20 @@ namespace asio = boost::asio;
 namespace detail = boost::asio_notify::detail;
 using tcp = asio::ip::tcp;
 
-/// Records the keys of the packets it is given; finishes no operation.
-class recording_handler final : public detail::driven_reactor
+/// A reactor for the driver's parts (their `Reactor`) that records the keys of the packets
+/// it is given and finishes no operation.
+class recording_handler final
 {
 public:
   recording_handler() { keys_.reserve(64); } // recording allocates nothing
-  void handle(const an::packet& p, detail::op_queue&) override
+  void handle(const an::packet& p, detail::op_queue&)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     keys_.push_back(p.key);
   }
-  void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode) override {}
-  void transfer_completed(detail::transfer_channel&, detail::op_type,
-                          const boost::system::error_code&, std::size_t, bool,
-                          detail::op_queue&) override
-  {
-  }
+  void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode) {}
+
+  detail::reactor_counters counters;
 
   std::vector<void*> keys() const
   {
@@ -183,7 +182,7 @@ BOOST_AUTO_TEST_CASE(a_look_whose_allocation_fails_loses_no_packet)
       an::port p;
       recording_handler h;
       char exit_key = 0;
-      detail::io_thread_dequeuer look(p, h, 16, ioc.get_executor(), &exit_key);
+      detail::io_thread_dequeuer<recording_handler> look(p, h, 16, ioc.get_executor(), &exit_key);
       std::vector<test_support::basic_tcp_pair<tcp::socket>> pairs;
       int keys[batch];
       for (int& k : keys)
@@ -230,9 +229,9 @@ BOOST_AUTO_TEST_CASE(a_thread_driver_whose_thread_cannot_start_throws)
 {
   asio::io_context ioc;
   an::port p;
-  recording_handler h;
   an::reactor_options options;
   options.threads = 2;
+  detail::driven_reactor reactor(options); // what the driver's threads would hand packets to
   bool failed = true;
   for (long n = 0; failed; ++n)
   {
@@ -242,7 +241,7 @@ BOOST_AUTO_TEST_CASE(a_thread_driver_whose_thread_cannot_start_throws)
       allocations_before_failure = n;
       try
       {
-        driver = detail::make_thread_driver(p, h, options, ioc.get_executor());
+        driver = detail::make_thread_driver(p, reactor, options, ioc.get_executor());
       }
       catch (const std::bad_alloc&)
       {

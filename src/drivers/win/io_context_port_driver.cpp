@@ -12,6 +12,7 @@
 
 #include "../io_context_port_shape.hpp"
 #include "../reactor_driver.hpp"
+#include "../../reactor/reactor_impl.hpp"
 #include "../../port/win/afd.hpp"
 #include "../../port/win/afd_engine.hpp"
 #include "afd_helpers.hpp"

@@ -13,6 +13,7 @@
 
 #include "../../socket_ops/overlapped_transfer_win.hpp"
 #include "../reactor_driver.hpp"
+#include "../../reactor/reactor_impl.hpp"
 
 #include <boost/system/error_code.hpp>
 

@@ -26,8 +26,10 @@ namespace detail {
 /// The I/O objects hold a pointer to it as an opaque handle, which the reactor's calls take.
 struct descriptor_state;
 
-/** The machinery of the `reactor` service: sockets, operations, the port and the driver.
-    Implemented in src/reactor/; used by the I/O object templates. */
+/** The entry points the I/O object templates call on the `reactor` service's machinery
+    (sockets, operations, the port and the driver). Each is the reactor's own function
+    (`impl`, src/reactor/reactor_impl.hpp), exported: one call from the I/O object to the
+    reactor's code. */
 class reactor_core
 {
 public:
@@ -88,8 +90,6 @@ public:
   struct impl;
 
 private:
-  void complete_immediately(op_queue& finished);
-
   std::unique_ptr<impl> impl_;
 };
 
