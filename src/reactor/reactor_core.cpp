@@ -233,9 +233,7 @@ void reactor_core::impl::end_registration(native_socket_type socket, void* key)
   apply_entry(r);
 }
 
-// Make the port report what the queued operations wait for (the state's mutex held).
-// Operations that finish or fail on the way are moved to `done`.
-void reactor_core::impl::update_registration(descriptor_state& s, op_queue& done)
+void reactor_core::impl::change_registration(descriptor_state& s, op_queue& done)
 {
   const bool edge = options.trigger == trigger_strategy::persistent_edge;
   const events wanted = edge ? (events::in | events::out | events::hangup) : s.wanted_events();

@@ -86,7 +86,15 @@ private:
   boost::system::error_code apply_entry(registration& r);
   void end_registration(native_socket_type socket, void* key);
   native_socket_type detach(descriptor_state*& s, bool handing_back);
-  void update_registration(descriptor_state& s, op_queue& done);
+  // Make the port report what the queued operations wait for (the state's mutex held);
+  // operations that finish or fail on the way are moved to `done`. Inline for the common
+  // case: a persistent edge registration, made once, never changes.
+  void update_registration(descriptor_state& s, op_queue& done)
+  {
+    if (!(options.trigger == trigger_strategy::persistent_edge && s.registered))
+      change_registration(s, done);
+  }
+  void change_registration(descriptor_state& s, op_queue& done);
   void disarm_if_idle(descriptor_state& s);
   void rearm(descriptor_state& s, op_queue& done);
   channel_site channels_for(const descriptor_state& s) const noexcept;
