@@ -72,7 +72,8 @@ public:
     thread_local std::vector<packet> io;
     try
     {
-      io.reserve(count_); // partition_dequeued then cannot fail
+      if (io.capacity() < count_) // the call costs more than the check, every wake-up
+        io.reserve(count_);       // partition_dequeued then cannot fail
     }
     catch (const std::bad_alloc&)
     {
