@@ -4,9 +4,10 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 //
-// reactor_core, one idea in one file: operations started, performed, cancelled and completed
-// on per-socket queues over the notification port, with the sockets' registrations and
-// teardown (design.md, "The path of one operation", "Teardown").
+// The reactor (reactor_core::impl, reactor_impl.hpp), one idea in one file: operations
+// started, performed, cancelled and completed on per-socket queues over the notification
+// port, with the sockets' registrations and teardown (design.md, "The path of one
+// operation", "Teardown"); then reactor_core's exported entry points into it.
 
 #include <boost/asio_notify/detail/op_work.hpp>
 #include <boost/asio_notify/detail/reactor_core.hpp>
