@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <new>
 #include <vector>
 
 namespace boost {
@@ -49,7 +48,7 @@ public:
   /// An io thread has done its share of a batch: look into the port once it has run what
   /// it queued, unless another io thread is about to, or recent looks found nothing while
   /// the port is not lent.
-  void batch_done() override
+  void batch_done() noexcept override
   {
     int skip = lent() ? 0 : batches_to_skip_.load(std::memory_order_relaxed);
     while (skip > 0 &&
@@ -64,9 +63,11 @@ public:
     {
       boost::asio::defer(target_.executor, [this] { look(); });
     }
-    catch (const std::bad_alloc&)
+    catch (...)
     {
-      // A look is only a shortcut: the reactor threads see the port all the same.
+      // A look is only a shortcut: the reactor threads see the port all the same. (An
+      // executor out of memory, or one refusing otherwise: nothing may leave here, which
+      // runs as a thread leaves its share, a throwing handler's unwinding included.)
       give_back();
     }
   }

@@ -32,10 +32,29 @@ namespace detail {
 class batch_done_hook
 {
 public:
-  virtual void batch_done() = 0;
+  virtual void batch_done() noexcept = 0;
 
 protected:
   ~batch_done_hook() = default;
+};
+
+/// Tells `hook` (may be null) that this thread has done its share of a batch when it leaves
+/// the scope, also when a handler called directly (op_work::dispatches_here) throws out of
+/// it: the next look into the port must not wait for a reactor thread's patience.
+class share_done
+{
+public:
+  explicit share_done(batch_done_hook* hook) noexcept : hook_(hook) {}
+  share_done(const share_done&) = delete;
+  share_done& operator=(const share_done&) = delete;
+  ~share_done()
+  {
+    if (hook_)
+      hook_->batch_done();
+  }
+
+private:
+  batch_done_hook* hook_;
 };
 
 /// Where a dequeue's I/O packets are performed.
@@ -80,6 +99,7 @@ public:
   static void work(const std::shared_ptr<shared_batch>& self)
   {
     shared_batch& b = *self;
+    const share_done told(b.done_hook_);
     const std::size_t n = b.packets_.size();
     bool invited = false;
     for (std::size_t i = b.claim(); i < n; i = b.claim())
@@ -93,8 +113,6 @@ public:
       else
         b.perform_uninvited(self, i);
     }
-    if (b.done_hook_)
-      b.done_hook_->batch_done();
   }
 
   /// Hand the batch to the executor's threads.
@@ -248,9 +266,8 @@ void perform_dequeued(Reactor& reactor, const std::vector<packet>& io, const bat
     reactor.handle(p, done);
   if (to.where != batch_site::this_thread)
     return reactor.complete(done, completion_mode::post, completion_mode::post);
+  const share_done told(to.done_hook);
   reactor.complete(done, completion_mode::dispatch, completion_mode::defer);
-  if (to.done_hook)
-    to.done_hook->batch_done();
 }
 
 // The drivers' own instantiations are compiled once, in shared_batch.cpp.

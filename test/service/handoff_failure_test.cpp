@@ -8,7 +8,8 @@
 // batch whose worker cannot be posted, an io thread's look whose allocation fails, and a
 // driver whose second reactor thread cannot start lose no packet, leak no hand-off and end
 // in an exception, not in terminate(). The driver's parts are taken one at a time (src/),
-// with a recording reactor, so that each failure is injected where it is meant.
+// with a recording reactor (the thread driver's construction with a real one), so that
+// each failure is injected where it is meant.
 #include "drivers/io_thread_dequeuer.hpp"
 #include "drivers/reactor_driver.hpp"
 #include "drivers/shared_batch.hpp"
@@ -32,6 +33,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -71,9 +73,15 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     keys_.push_back(p.key);
   }
-  void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode) {}
+  /// Throws, when asked to, as a handler called from inside it may.
+  void complete(detail::op_queue&, detail::completion_mode, detail::completion_mode)
+  {
+    if (throw_from_complete)
+      throw std::runtime_error("a handler threw");
+  }
 
   detail::reactor_counters counters;
+  bool throw_from_complete = false;
 
   std::vector<void*> keys() const
   {
@@ -84,6 +92,13 @@ public:
 private:
   mutable std::mutex mutex_;
   std::vector<void*> keys_;
+};
+
+/// Counts the threads that said they had done their share of a batch.
+struct counting_hook final : detail::batch_done_hook
+{
+  void batch_done() noexcept override { ++told; }
+  std::atomic<int> told{0};
 };
 
 /// Refuses one execution, the `refused`th, with bad_alloc (an executor out of memory).
@@ -249,6 +264,42 @@ BOOST_AUTO_TEST_CASE(a_thread_driver_whose_thread_cannot_start_throws)
       failed = allocations_before_failure < 0;
       allocations_before_failure = -1;
       BOOST_TEST(bool(driver) != failed);
+    }
+  }
+}
+
+// A handler that throws out of an io thread's share of a batch (called directly, inside
+// the reactor's completion) still lets the thread tell it has done its share: the next look
+// into the port is not left to a reactor thread's patience. One packet (performed in
+// place) and a batch of 8 (shared).
+BOOST_AUTO_TEST_CASE(a_share_a_handler_throws_out_of_is_still_done)
+{
+  for (const int packets : {1, batch})
+  {
+    BOOST_TEST_CONTEXT(packets << " packets")
+    {
+      asio::io_context ioc;
+      recording_handler h;
+      h.throw_from_complete = true;
+      counting_hook hook;
+      int keys[batch];
+      std::vector<an::packet> io = notifications(keys);
+      io.resize(static_cast<std::size_t>(packets));
+      const detail::batch_target to{detail::batch_site::this_thread, ioc.get_executor(), nullptr,
+                                    &hook};
+      BOOST_CHECK_THROW(detail::perform_dequeued(h, io, to), std::runtime_error);
+      for (;;) // the shared batch's workers throw out of run() too
+      {
+        try
+        {
+          ioc.run();
+          break;
+        }
+        catch (const std::runtime_error&)
+        {
+        }
+      }
+      BOOST_TEST(hook.told.load() >= 1);
     }
   }
 }
