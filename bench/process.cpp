@@ -182,7 +182,7 @@ syscall_counts callgrind_count_self(const std::vector<std::string>& args,
 #else
   (void)args;
   (void)profile_file;
-  result.error = syscalls_unavailable();
+  result.error = instructions_unavailable();
 #endif
   return result;
 }

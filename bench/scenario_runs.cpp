@@ -245,7 +245,8 @@ struct syscall_counter
   const char* key;
   const char* title;
   const char* how;
-  const char* what; // what is counted, in the unit: "calls", "instructions"
+  const char* what;    // what is counted, in the unit: "calls", "instructions"
+  const char* residue; // what set-up and tear-down leave in the difference
   const char* file_prefix;
   double target; // the default's bound on the ratio to stock; 0: none
   syscall_counts (*count)(const std::vector<std::string>&, const std::string&);
@@ -256,12 +257,11 @@ void syscall_scenario(const config& c, const std::vector<backend>& backends,
                       const syscall_counter& counter, std::vector<metric>& out)
 {
   const std::uint64_t n = c.syscall_round_trips;
-  metric m =
-      make_metric(backends, counter.key, counter.title,
-                  std::string(counter.how) + ": (" + counter.what + " of " + std::to_string(n) +
-                      " round trips - " + counter.what + " of 0) / " + std::to_string(n) +
-                      ", to 0.01 (what set-up and tear-down leave is less); both ends",
-                  true, counter.target);
+  metric m = make_metric(backends, counter.key, counter.title,
+                         std::string(counter.how) + ": (" + counter.what + " of " +
+                             std::to_string(n) + " round trips - " + counter.what + " of 0) / " +
+                             std::to_string(n) + ", to 0.01 (" + counter.residue + "); both ends",
+                         true, counter.target);
   const char* unavailable_here = counter.unavailable();
   if (!can_spawn_children() || *unavailable_here)
   {
@@ -321,6 +321,7 @@ const syscall_counter strace_counter{"syscalls_per_round_trip",
                                      "system calls per round trip",
                                      "strace -f -c",
                                      "calls",
+                                     "what set-up and tear-down leave is less",
                                      "strace_",
                                      1.0,
                                      strace_self,
@@ -329,6 +330,7 @@ const syscall_counter perf_counter{"syscalls_per_round_trip_perf",
                                    "system calls per round trip, perf",
                                    "perf stat, system-call tracepoints",
                                    "calls",
+                                   "what set-up and tear-down leave is less",
                                    "perf_",
                                    0,
                                    perf_count_self,
@@ -339,6 +341,8 @@ const syscall_counter callgrind_counter{"instructions_per_round_trip",
                                         "instructions per round trip",
                                         "valgrind --tool=callgrind, user space",
                                         "instructions",
+                                        "two runs differ by a few instructions; the timing of "
+                                        "each round trip is counted, alike for every backend",
                                         "callgrind_",
                                         1.0,
                                         callgrind_count_self,
