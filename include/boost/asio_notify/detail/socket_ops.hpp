@@ -148,10 +148,11 @@ BOOST_ASIO_NOTIFY_DECL std::size_t sendto(native_socket_type s, const native_buf
 BOOST_ASIO_NOTIFY_DECL bool poll(native_socket_type s, wait_for w, int timeout_ms,
                                  boost::system::error_code& ec);
 
-/// True for the errors that mean "try again when ready".
+/// True for the errors that mean "try again when ready". Success, the common case, is
+/// told by a flag test before the two comparisons (each a call).
 inline bool would_block(const boost::system::error_code& ec) noexcept
 {
-  return ec == boost::asio::error::would_block || ec == boost::asio::error::try_again;
+  return ec && (ec == boost::asio::error::would_block || ec == boost::asio::error::try_again);
 }
 
 /** Close a socket. A close that would block leaves the socket open (Windows: `closesocket`
