@@ -28,6 +28,7 @@
 #include <boost/asio/recycling_allocator.hpp>
 #include <boost/asio/require.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/config.hpp>
 
 #include <optional>
 #include <type_traits>
@@ -139,17 +140,22 @@ public:
     std::swap(p_, o.p_);
     return *this;
   }
+  // The test stays inline: an operation destroys two boxes, empty in the common case.
   ~recycled_box()
   {
-    if (!p_)
-      return;
-    p_->~T();
-    boost::asio::recycling_allocator<T>().deallocate(p_, 1);
+    if (p_)
+      destroy();
   }
   explicit operator bool() const noexcept { return p_ != nullptr; }
   const T& operator*() const noexcept { return *p_; }
 
 private:
+  BOOST_NOINLINE void destroy() noexcept
+  {
+    p_->~T();
+    boost::asio::recycling_allocator<T>().deallocate(p_, 1);
+  }
+
   T* p_ = nullptr;
 };
 

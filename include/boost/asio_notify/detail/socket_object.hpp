@@ -22,6 +22,7 @@
 #include <boost/asio/execution_context.hpp>
 #include <boost/asio/query.hpp>
 #include <boost/asio/socket_base.hpp>
+#include <boost/config.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <cstring>
@@ -828,12 +829,17 @@ protected:
   /// operation is launched. What fails is the operation's error.
   boost::system::error_code enter_async_mode()
   {
+    if (!state_ || descriptor_non_blocking())
+      return {}; // every operation but a socket's first: a test kept inline
+    return make_non_blocking();
+  }
+
+  /// enter_async_mode's work, out of line: it runs once in a socket's life.
+  BOOST_NOINLINE boost::system::error_code make_non_blocking()
+  {
     boost::system::error_code ec;
-    if (state_ && !descriptor_non_blocking())
-    {
-      socket_ops::set_non_blocking(own_.socket, true, ec);
-      own_.internal_non_blocking = !ec;
-    }
+    socket_ops::set_non_blocking(own_.socket, true, ec);
+    own_.internal_non_blocking = !ec;
     return ec;
   }
 
