@@ -46,15 +46,16 @@ int run_self(const std::vector<std::string>& args, std::string* output)
 #endif
 }
 
-#if defined(__linux__)
 namespace {
 
 /// Runs `counter` (its command line up to this program's arguments) on this program with
 /// `args`, its output discarded: only the file it writes is of interest. True when it and
-/// the program both succeeded; otherwise `result.error` says why.
+/// the program both succeeded; otherwise `result.error` says why, `unavailable` off Linux.
 bool run_counted(std::vector<std::string> counter, const std::vector<std::string>& args,
-                 const std::string& file, syscall_counts& result)
+                 const std::string& file, [[maybe_unused]] const char* unavailable,
+                 syscall_counts& result)
 {
+#if defined(__linux__)
   counter.push_back(program_path());
   counter.insert(counter.end(), args.begin(), args.end());
   std::remove(file.c_str());
@@ -67,17 +68,22 @@ bool run_counted(std::vector<std::string> counter, const std::vector<std::string
     return true;
   result.error = status == 127 ? counter[0] + " not found"
                                : counter[0] + " run failed (exit " + std::to_string(status) + ")";
+#else
+  (void)counter;
+  (void)args;
+  (void)file;
+  result.error = unavailable;
+#endif
   return false;
 }
 
 } // namespace
-#endif
 
 syscall_counts strace_self(const std::vector<std::string>& args, const std::string& summary_file)
 {
   syscall_counts result;
-#if defined(__linux__)
-  if (!run_counted({"strace", "-f", "-c", "-o", summary_file}, args, summary_file, result))
+  if (!run_counted({"strace", "-f", "-c", "-o", summary_file}, args, summary_file,
+                   syscalls_unavailable(), result))
     return result;
   // "% time  seconds  usecs/call  calls  [errors]  syscall": calls is the fourth column,
   // the name the last; the errors column is empty for calls that never failed.
@@ -108,21 +114,15 @@ syscall_counts strace_self(const std::vector<std::string>& args, const std::stri
   result.ok = result.total != 0;
   if (!result.ok)
     result.error = "no strace summary in " + summary_file;
-#else
-  (void)args;
-  (void)summary_file;
-  result.error = syscalls_unavailable();
-#endif
   return result;
 }
 
 syscall_counts perf_count_self(const std::vector<std::string>& args, const std::string& csv_file)
 {
   syscall_counts result;
-#if defined(__linux__)
   if (!run_counted({"perf", "stat", "-x,", "-o", csv_file, "-e", "raw_syscalls:sys_enter", "-e",
                     "syscalls:sys_enter_futex"},
-                   args, csv_file, result))
+                   args, csv_file, syscalls_unavailable(), result))
     return result;
   // "count,unit,event,...": a count perf could not take reads "<not counted>" or
   // "<not supported>".
@@ -149,11 +149,6 @@ syscall_counts perf_count_self(const std::vector<std::string>& args, const std::
   result.ok = counted == 2 && result.total != 0;
   if (!result.ok)
     result.error = "perf could not count the system call tracepoints (" + csv_file + ")";
-#else
-  (void)args;
-  (void)csv_file;
-  result.error = syscalls_unavailable();
-#endif
   return result;
 }
 
@@ -161,9 +156,8 @@ syscall_counts callgrind_count_self(const std::vector<std::string>& args,
                                     const std::string& profile_file)
 {
   syscall_counts result;
-#if defined(__linux__)
   if (!run_counted({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + profile_file}, args,
-                   profile_file, result))
+                   profile_file, instructions_unavailable(), result))
     return result;
   // The profile's header holds "summary: <instructions>" (event Ir, the only one recorded).
   std::ifstream in(profile_file);
@@ -179,11 +173,6 @@ syscall_counts callgrind_count_self(const std::vector<std::string>& args,
   result.ok = result.total != 0;
   if (!result.ok)
     result.error = "no callgrind summary in " + profile_file;
-#else
-  (void)args;
-  (void)profile_file;
-  result.error = instructions_unavailable();
-#endif
   return result;
 }
 
