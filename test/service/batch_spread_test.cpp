@@ -254,7 +254,10 @@ BOOST_AUTO_TEST_CASE(reactor_threads_gather_packets_while_the_context_is_busy,
       }
       release = true;
       BOOST_TEST(wait_until([&] { return invoked == sockets; }));
-      BOOST_TEST(r.statistics().wakeups - before <= 3u);
+      // One wake-up a packet would be 16; a quiet machine makes at most 3. Under Wine beside
+      // the other Windows tests, where each system call goes through the wineserver, it made 4.
+      const std::uint64_t most = under_wine() ? sockets / 2 - 1 : 3;
+      BOOST_TEST(r.statistics().wakeups - before <= most);
       ioc.stop();
       io.join();
     }
