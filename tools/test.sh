@@ -80,7 +80,7 @@ durations=()
 started=$SECONDS
 
 # Run one stage: stage_<name> (its '-' and '.' as '_') in the build folder <build-root>/<name>.
-# ctest summaries ("N% tests passed, F tests failed out of T") are added up, and a stage
+# Every ctest summary in a stage's log is added up (tools/ctest_totals.sh), and a stage
 # without one (b2, fuzz) counts as one test that passed or failed. A stage that passed has its
 # build folder removed (kept for a failure, to look into).
 run_stage() {
@@ -95,19 +95,14 @@ run_stage() {
   local took=$((SECONDS - stage_started))
   durations+=("$(printf '%-14s %5d s' "$name" "$took")")
   echo "=== $name: $took s"
-  local summary
-  summary=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$log" | tail -n 1)
-  if [[ -n $summary ]]; then
-    local f t
-    f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary")
-    t=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$summary")
-    passed=$((passed + t - f))
-    failed=$((failed + f))
-  fi
+  local tests=0 failed_here=0 summaries=0
+  read -r tests failed_here summaries < <("$root/tools/ctest_totals.sh" "$log")
+  passed=$((passed + tests - failed_here))
+  failed=$((failed + failed_here))
   if ((rc != 0)); then
     failures+=("$name")
-    [[ -n $summary ]] || failed=$((failed + 1))
-  elif [[ -z $summary ]]; then
+    ((summaries > 0)) || failed=$((failed + 1))
+  elif ((summaries == 0)); then
     passed=$((passed + 1))
   fi
   if ((rc == 0)) && [[ ${BOOST_ASIO_NOTIFY_KEEP_BUILDS:-0} != 1 ]]; then
