@@ -159,6 +159,24 @@ private:
   T* p_ = nullptr;
 };
 
+/** Whether `Handler` has no executor of its own, so that its associated executor is the
+    default it is given, `IoExecutor`: then its work is the I/O executor's, decided at
+    compile time, as Asio's handler_work is specialised. Why a detail name and its fallback:
+    doc/design.md, "The path counted". */
+template <class Handler, class IoExecutor, class = void>
+struct handler_executor_is_default : std::false_type
+{
+};
+
+template <class Handler, class IoExecutor>
+struct handler_executor_is_default<
+    Handler, IoExecutor,
+    std::void_t<typename boost::asio::associated_executor<
+        Handler, IoExecutor>::asio_associated_executor_is_unspecialised>>
+    : std::is_same<boost::asio::associated_executor_t<Handler, IoExecutor>, IoExecutor>
+{
+};
+
 /** Outstanding work on the I/O executor and on the handler's executor while an operation
     is pending, as Asio's own operations keep it, and the executor its handler runs on.
     The common case, a handler without an executor of its own on an io_context's executor,
@@ -179,12 +197,9 @@ public:
         context_.template emplace<uncounted_context>(*context_ex);
     if (!context_ex)
       io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
-    handler_executor ex = boost::asio::get_associated_executor(h, io);
-    if constexpr (std::is_same_v<handler_executor, IoExecutor>)
-      if (same_executor(ex, io, context_ex))
-        return; // the I/O executor's work covers the handler
-    handler_ = handler_box::make(
-        boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
+    // Otherwise the I/O executor's work covers the handler.
+    if constexpr (!handler_executor_is_default<Handler, IoExecutor>::value)
+      track_handler_executor(h, io, context_ex);
   }
 
   /// Whether the handler's executor is an io_context's own: completions scheduled there
@@ -266,6 +281,19 @@ public:
 #endif
 
 private:
+  /// Keeps work on the handler's associated executor unless it is `io`, which the I/O
+  /// executor's work covers.
+  void track_handler_executor(const Handler& h, const IoExecutor& io,
+                              const boost::asio::io_context::executor_type* io_context_ex)
+  {
+    handler_executor ex = boost::asio::get_associated_executor(h, io);
+    if constexpr (std::is_same_v<handler_executor, IoExecutor>)
+      if (same_executor(ex, io, io_context_ex))
+        return;
+    handler_ = handler_box::make(
+        boost::asio::prefer(ex, boost::asio::execution::outstanding_work.tracked));
+  }
+
   /// `ex == io`, cheaply where `io` holds an io_context executor (the common case): two
   /// of them compare as their contexts and properties, where comparing two type-erased
   /// executors goes through Asio's dispatch on their types.
