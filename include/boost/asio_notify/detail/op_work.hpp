@@ -33,7 +33,6 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 namespace boost {
 namespace asio_notify {
@@ -159,6 +158,97 @@ private:
   T* p_ = nullptr;
 };
 
+/** The io_context executor of an operation on an io_context's executor, which counts the
+    operation as work from `count()` on (op_work::count_queued). A tagged union: as a
+    std::variant it cost a visit at every move and destruction of every operation. */
+class io_context_work
+{
+public:
+  using uncounted = boost::asio::io_context::executor_type;
+  using counted = tracked_executor_t<uncounted>;
+
+  io_context_work() noexcept {}
+  io_context_work(io_context_work&& other) noexcept : state_(other.state_)
+  {
+    if (state_ == state::counted)
+      new (&counted_) counted(std::move(other.counted_));
+    else if (state_ == state::uncounted)
+      new (&uncounted_) uncounted(std::move(other.uncounted_));
+  }
+  io_context_work& operator=(io_context_work&&) = delete;
+  ~io_context_work() { reset(); }
+
+  void hold(const uncounted& ex) noexcept
+  {
+    reset();
+    new (&uncounted_) uncounted(ex);
+    state_ = state::uncounted;
+  }
+
+  /// Counts the operation as work, if an executor is held and does not count it yet.
+  void count()
+  {
+    if (state_ != state::uncounted)
+      return;
+    counted ex = boost::asio::prefer(uncounted_, boost::asio::execution::outstanding_work.tracked);
+    reset();
+    new (&counted_) counted(std::move(ex));
+    state_ = state::counted;
+  }
+
+  /// Calls `f` with the executor held, counting or not.
+  template <class Function>
+  void use(Function&& f) const
+  {
+    if (state_ == state::counted)
+      f(counted_);
+    else if (state_ == state::uncounted)
+      f(uncounted_);
+  }
+
+  /// Whether a dispatch through the executor held would run at once on this thread: it is
+  /// not `blocking.never` and this thread is inside its io_context's `run()`.
+  bool dispatches_here() const noexcept
+  {
+    if (state_ == state::counted)
+      return runs_inline_here(counted_);
+    if (state_ == state::uncounted)
+      return runs_inline_here(uncounted_);
+    return false;
+  }
+
+private:
+  template <class ContextExecutor>
+  static bool runs_inline_here(const ContextExecutor& ex) noexcept
+  {
+    return boost::asio::query(ex, boost::asio::execution::blocking) !=
+               boost::asio::execution::blocking.never &&
+           ex.running_in_this_thread();
+  }
+
+  void reset() noexcept
+  {
+    if (state_ == state::counted)
+      counted_.~counted();
+    else if (state_ == state::uncounted)
+      uncounted_.~uncounted();
+    state_ = state::none;
+  }
+
+  enum class state : unsigned char
+  {
+    none,
+    uncounted,
+    counted
+  };
+  union
+  {
+    uncounted uncounted_;
+    counted counted_;
+  };
+  state state_ = state::none;
+};
+
 /** Whether `Handler` has no executor of its own, so that its associated executor is the
     default it is given, `IoExecutor`: then its work is the I/O executor's, decided at
     compile time, as Asio's handler_work is specialised. Why a detail name and its fallback:
@@ -194,7 +284,7 @@ public:
     const auto* context_ex = io_context_executor(io);
     if constexpr (may_hold_io_context_executor)
       if (context_ex)
-        context_.template emplace<uncounted_context>(*context_ex);
+        context_.hold(*context_ex);
     if (!context_ex)
       io_ = io_box::make(boost::asio::prefer(io, boost::asio::execution::outstanding_work.tracked));
     // Otherwise the I/O executor's work covers the handler.
@@ -215,12 +305,7 @@ public:
   {
     if constexpr (may_hold_io_context_executor)
       if (schedules_on_io_context())
-      {
-        if (const auto* counted = std::get_if<counted_context>(&context_))
-          return runs_inline_here(*counted);
-        if (const auto* uncounted = std::get_if<uncounted_context>(&context_))
-          return runs_inline_here(*uncounted);
-      }
+        return context_.dispatches_here();
     return false;
   }
 
@@ -260,9 +345,7 @@ public:
   void count_queued()
   {
     if constexpr (may_hold_io_context_executor)
-      if (const auto* ex = std::get_if<uncounted_context>(&context_))
-        context_.template emplace<counted_context>(boost::asio::prefer(
-            uncounted_context(*ex), boost::asio::execution::outstanding_work.tracked));
+      context_.count();
   }
 
 #if BOOST_ASIO_VERSION >= 102800 // Boost 1.82: associated immediate executors
@@ -306,17 +389,6 @@ private:
     return ex == io;
   }
 
-  using uncounted_context = boost::asio::io_context::executor_type;
-  using counted_context = tracked_executor_t<uncounted_context>;
-
-  template <class ContextExecutor>
-  static bool runs_inline_here(const ContextExecutor& ex) noexcept
-  {
-    return boost::asio::query(ex, boost::asio::execution::blocking) !=
-               boost::asio::execution::blocking.never &&
-           ex.running_in_this_thread();
-  }
-
   // Whether `io_context_executor` can find an io_context executor in an IoExecutor. For
   // other executors (a strand, a user's own) the member below is not even declared: one
   // that never holds an executor still made GCC's -O2 flow analysis warn
@@ -327,7 +399,6 @@ private:
   struct no_context_executor
   {
   };
-  using context_variant = std::variant<std::monostate, uncounted_context, counted_context>;
   using io_box = recycled_box<tracked_executor_t<IoExecutor>>;
   using handler_box = recycled_box<tracked_executor_t<handler_executor>>;
 
@@ -344,12 +415,7 @@ private:
     if (io_)
       use(*io_);
     else if constexpr (may_hold_io_context_executor)
-    {
-      if (const auto* counted = std::get_if<counted_context>(&context_))
-        use(*counted);
-      else
-        use(std::get<uncounted_context>(context_));
-    }
+      context_.use(use);
   }
 
   template <class Executor, class Function>
@@ -363,7 +429,7 @@ private:
       boost::asio::post(ex, std::forward<Function>(f));
   }
 
-  std::conditional_t<may_hold_io_context_executor, context_variant, no_context_executor> context_;
+  std::conditional_t<may_hold_io_context_executor, io_context_work, no_context_executor> context_;
   io_box io_;
   handler_box handler_;
 };
