@@ -31,7 +31,7 @@ constexpr trigger known_triggers =
 boost::system::error_code validate_enable(const registration& r) noexcept
 {
   const boost::system::error_code invalid = boost::asio::error::invalid_argument;
-  if (has_any(r.filter, ~filter_events))
+  if (has_any(r.filter, ~filter_events) || has_any(r.unready, ~filter_events))
     return invalid;
   const trigger t = r.triggers;
   if (has_any(t, ~known_triggers))

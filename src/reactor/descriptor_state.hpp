@@ -108,6 +108,10 @@ struct descriptor_state
     if (!op.perform(c))
     {
       in_flight[type] = c.issued;
+      if (!c.overlapped) // it asked the socket, or knew the answer (`read_drained`)
+        unready |= type == read_op    ? (events::in | events::hangup)
+                   : type == write_op ? events::out
+                                      : events::none;
       return false;
     }
     if (read)
@@ -180,6 +184,9 @@ struct descriptor_state
   transfer_channel* channel = nullptr;
   bool in_flight[max_ops] = {};
   bool channel_refused = false;
+  // What the attempts since the last packet found would block: the port's hint
+  // (registration::unready). Here, in the padding before `slot`.
+  events unready = events::none;
 
   // Set once by the table.
   std::uint32_t slot = 0;

@@ -144,6 +144,7 @@ private:
   {
     state.socket = s;
     state.armed = events::none;
+    state.unready = events::none;
     state.registered = false;
     state.closed = false;
     state.drained_hint = false;

@@ -246,6 +246,7 @@ void reactor_core::impl::change_registration(descriptor_state& s, op_queue& done
   r.filter = wanted | s.armed;
   r.operation = operation::enable;
   r.triggers = edge ? (trigger::edge | trigger::persistent) : (trigger::level | trigger::oneshot);
+  r.unready = s.unready;
   if (error_code ec = apply_entry(r))
   {
     s.abort_all(done, ec);
@@ -436,6 +437,7 @@ void reactor_core::impl::handle(const packet& p, op_queue& done)
     return drop_stale();
   if (options.trigger == trigger_strategy::oneshot_level)
     s->armed = events::none; // rule 7: the one-shot registration is disabled now
+  s->unready = events::none; // what was seen before the packet no longer holds
   const bool error = has_any(p.events, events::error);
   const bool hangup = error || has_any(p.events, events::hangup);
   const bool readable = hangup || has_any(p.events, events::in);

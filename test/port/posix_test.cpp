@@ -324,6 +324,37 @@ BOOST_AUTO_TEST_CASE(unwanted_hangup_neither_reports_nor_spins)
   }
 }
 
+// A re-enable that the unready hint covers asks the kernel nothing: given though data is
+// still unread (a wrong hint), it reports nothing until more data comes, where a re-enable
+// without the hint reports the unread data at once (level triggering). Each would fail if
+// the re-arm made an epoll_ctl call, or never made one.
+BOOST_FIXTURE_TEST_CASE(hinted_rearm_makes_no_system_call, port_and_pair)
+{
+  int key = 0;
+  const auto s = c.client.native();
+  an::registration hinted = enable(s, &key, events::in, level_oneshot);
+  hinted.unready = events::in;
+  BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in, level_oneshot)));
+  send_bytes(c.server.get());
+  expect_notification(p, &key, events::in);
+  BOOST_TEST_REQUIRE(!apply(p, hinted));
+  expect_nothing(p); // unread, but no edge since the hint
+  send_bytes(c.server.get());
+  expect_notification(p, &key, events::in);
+  BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in, level_oneshot)));
+  expect_notification(p, &key, events::in); // unread: the kernel was asked
+  // A hint that leaves out part of the filter is no hint.
+  an::registration partial = enable(s, &key, events::in | events::hangup, level_oneshot);
+  partial.unready = events::in;
+  for (int i = 0; i < 2; ++i) // a new filter, then a re-enable
+  {
+    BOOST_TEST_REQUIRE(!apply(p, partial));
+    expect_notification(p, &key, events::in);
+  }
+  BOOST_TEST(drain(c.client.get()) == 2u);
+  expect_nothing(p);
+}
+
 // A port's registrations end with the port: its sockets may join another port.
 BOOST_AUTO_TEST_CASE(destroyed_port_releases_its_sockets)
 {

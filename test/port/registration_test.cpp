@@ -29,6 +29,7 @@ struct bad_entry
   events filter;
   operation op;
   trigger triggers;
+  events unready = events::none;
 };
 
 // Every combination the contract forbids, each given with an otherwise valid entry.
@@ -52,12 +53,17 @@ const bad_entry bad_entries[] = {
     {"enable|disable", events::in, operation::enable | operation::disable, level},
     {"disable|remove", events::in, operation::disable | operation::remove, level},
     {"unknown operation bit", events::in, static_cast<operation>(0x08), level},
+    {"error in the unready hint", events::in, operation::enable, level_oneshot,
+     events::in | events::error},
+    {"unknown unready bit", events::in, operation::enable, level_oneshot,
+     events::in | static_cast<events>(0x08)},
 };
 
 an::registration make(const bad_entry& b, an::native_socket_type s, void* key)
 {
   an::registration r = enable(s, key, b.filter, b.triggers);
   r.operation = b.op;
+  r.unready = b.unready;
   return r;
 }
 

@@ -498,6 +498,64 @@ BOOST_AUTO_TEST_CASE(rule7_oneshot_reports_once_until_reenabled)
   expect_nothing(p);
 }
 
+// ---- the unready hint: a re-enable of a one-shot level registration after would-block ----
+
+namespace {
+
+an::registration hinted_rearm(an::native_socket_type s, void* key)
+{
+  an::registration r = enable(s, key, events::in | events::hangup, level_oneshot);
+  r.unready = events::in | events::hangup;
+  return r;
+}
+
+} // namespace
+
+// The reactor's re-arm after a read would block: what arrives after it is reported, once.
+BOOST_FIXTURE_TEST_CASE(hinted_rearm_reports_what_arrives_after_it, port_and_pair)
+{
+  int key = 0;
+  const auto s = c.client.native();
+  BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in | events::hangup, level_oneshot)));
+  for (int round = 0; round < 3; ++round)
+  {
+    send_bytes(c.server.get());
+    expect_notification(p, &key, events::in);
+    BOOST_TEST(drain(c.client.get()) == 1u); // to would-block: the hint holds
+    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+    expect_nothing(p);
+  }
+  c.server.reset(); // the peer's close after the hint: reported too
+  const an::packet pk = expect_notification(p, &key);
+  BOOST_TEST(an::has_any(pk.events, events::in | events::hangup));
+  expect_nothing(p);
+}
+
+// Data that arrives between the would-block and the re-enable, while the registration is
+// disabled, is reported at the re-enable, whether a dequeue saw the kernel's event for it
+// meanwhile (the epoll backend then asks the kernel again) or not.
+BOOST_FIXTURE_TEST_CASE(hinted_rearm_reports_what_arrived_while_disabled, port_and_pair)
+{
+  int key = 0;
+  const auto s = c.client.native();
+  BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in | events::hangup, level_oneshot)));
+  for (const bool dequeue_between : {true, false, true})
+  {
+    send_bytes(c.server.get());
+    expect_notification(p, &key, events::in);
+    BOOST_TEST(drain(c.client.get()) == 1u);
+    send_bytes(c.server.get());
+    BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
+    if (dequeue_between)
+      expect_nothing(p); // disabled: nothing, though the kernel may report it
+    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+    expect_notification(p, &key, events::in);
+    expect_nothing(p);
+    BOOST_TEST(drain(c.client.get()) == 1u);
+    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+  }
+}
+
 // ---- rule 8: edge-triggered reports changes, not states --------------------------------
 
 BOOST_FIXTURE_TEST_CASE(rule8_edge_one_packet_per_change, port_and_pair)

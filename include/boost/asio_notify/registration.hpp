@@ -57,6 +57,14 @@ struct registration
   /// How packets are produced; see `trigger`. Read by `operation::enable` only.
   asio_notify::trigger triggers = asio_notify::trigger::level;
 
+  /// A hint for re-enabling a one-shot level registration: the conditions of `filter` the
+  /// caller has seen not to hold since the registration's last packet (a call on the socket
+  /// would have blocked). Where it names the whole filter, the epoll backend re-arms without
+  /// a system call and reports the conditions when they next become true; a condition named
+  /// here that does hold then goes unreported until the socket's state changes. Windows'
+  /// backends re-arm within the next dequeue and ignore it (doc/port_contract.md, "Hints").
+  asio_notify::events unready = asio_notify::events::none;
+
   /// Written by `port::process`: the outcome of this entry alone (see `port::process` for
   /// the errors).
   boost::system::error_code result;

@@ -9,7 +9,9 @@
 // (user packets and the `remove` packet that ends every removed registration).
 //
 // How the rules map onto epoll:
-// - level / edge / one-shot are EPOLL(ET|ONESHOT); re-enabling is EPOLL_CTL_MOD.
+// - level / edge / one-shot are EPOLL(ET|ONESHOT); re-enabling is EPOLL_CTL_MOD. One-shot
+//   level is persistent EPOLLET in the kernel and one-shot here, so that a re-enable the
+//   caller's `unready` hint covers needs no system call (doc/port_contract.md, "Hints").
 // - disable is EPOLL_CTL_DEL while the registration is kept in `entries`: epoll reports
 //   EPOLLHUP and EPOLLERR even for an empty event mask, so DEL is the only silence.
 // - every registration has a generation carried in epoll_data; events that were in flight
@@ -67,6 +69,15 @@ std::uint64_t make_tag(int fd, std::uint32_t generation)
   return (std::uint64_t(generation) << 32) | std::uint32_t(fd);
 }
 
+// One-shot level registrations: armed edge-triggered and persistent in the kernel, their
+// one-shot kept in the entry (`enabled`). An enable with epoll_ctl makes the kernel report
+// what holds at once (ep_modify polls the socket), which is level triggering at arming; a
+// hinted re-enable asks nothing, and the edges that come after the hint report the rest.
+bool oneshot_over_edge(trigger triggers)
+{
+  return has_all(triggers, trigger::level | trigger::oneshot);
+}
+
 std::uint32_t epoll_mask(events filter, trigger triggers)
 {
   std::uint32_t mask = 0;
@@ -79,6 +90,8 @@ std::uint32_t epoll_mask(events filter, trigger triggers)
   // An empty filter waits for errors only. It stays level triggered when asked to be, so a
   // pending error is reported again after every dequeue; the unwanted EPOLLHUP that epoll
   // reports regardless of the mask is parked by translate().
+  if (oneshot_over_edge(triggers))
+    return mask | EPOLLET;
   if (has_any(triggers, trigger::edge))
     mask |= EPOLLET;
   if (has_any(triggers, trigger::oneshot))
@@ -104,6 +117,7 @@ public:
     bool enabled : 1;  // false after disable, or after a one-shot packet
     bool parked : 1;   // level registration re-armed edge-triggered; see translate
     bool occupied : 1; // the slot holds a registration
+    bool missed : 1;   // oneshot_over_edge: the kernel reported it while disabled
 
     bool used() const noexcept { return occupied; }
   };
@@ -165,7 +179,10 @@ public:
       return apply(r);
     const entry before = *e;
     e->enabled = true; // before the kernel re-arms it, so that translate keeps its first event
+    if (is_quiet_rearm(r, before))
+      return {}; // armed in the kernel all along: the edges after the hint are reported
     e->parked = false;
+    e->missed = false;
     epoll_event ev = kernel_event(r.socket, *e);
     const std::uint64_t writes_before = locked_kernel_writes.load();
     lock.unlock();
@@ -191,6 +208,15 @@ public:
     return r.operation == operation::enable && has_any(r.triggers, trigger::oneshot) && e &&
            e->key == r.key && e->in_epoll && !e->enabled && e->filter == r.filter &&
            e->triggers == r.triggers;
+  }
+
+  // A one-shot re-arm (is_oneshot_rearm) the caller's hint covers: none of the filter's
+  // conditions held after the last packet, and the kernel reported nothing since, so
+  // whatever holds now came with an edge that is still to be dequeued.
+  static bool is_quiet_rearm(const registration& r, const entry& e)
+  {
+    return oneshot_over_edge(e.triggers) && !e.missed && r.filter != events::none &&
+           has_all(r.unready, r.filter);
   }
 
   // --- registration (called with `mutex` held) ---
@@ -309,6 +335,7 @@ public:
     e.in_epoll = true;
     e.enabled = true;
     e.parked = false;
+    e.missed = false;
     return {};
   }
 
@@ -395,9 +422,17 @@ public:
   {
     const int fd = static_cast<int>(ev.data.u64 & 0xffffffffu);
     entry* found_entry = entries.find(fd);
-    if (!found_entry || found_entry->generation != (ev.data.u64 >> 32) || !found_entry->enabled)
-      return false; // removed, replaced or disabled since the kernel queued it
+    if (!found_entry || found_entry->generation != (ev.data.u64 >> 32))
+      return false; // removed or replaced since the kernel queued it
     entry& e = *found_entry;
+    if (!e.enabled)
+    {
+      // Disabled since the kernel queued it, or a one-shot over edge after its packet: the
+      // next re-enable asks the kernel what holds.
+      if (e.in_epoll && oneshot_over_edge(e.triggers))
+        e.missed = true;
+      return false;
+    }
     events found = events::none;
     if ((ev.events & EPOLLIN) && has_any(e.filter, events::in))
       found |= events::in;
@@ -414,8 +449,8 @@ public:
       // hang-up). Level-triggered or re-armed one-shot, the kernel would report it again
       // at once: dequeue would spin and the port's descriptor would stay readable. Park
       // the registration until the socket's state changes.
-      const bool kernel_edge = (epoll_mask(e.filter, e.triggers) & EPOLLET) != 0;
-      if (!e.parked && (oneshot || !kernel_edge))
+      const std::uint32_t kernel = epoll_mask(e.filter, e.triggers);
+      if (!e.parked && ((kernel & EPOLLONESHOT) || !(kernel & EPOLLET)))
         park(fd, e);
       return false;
     }
@@ -424,7 +459,7 @@ public:
     if (e.parked && !oneshot)
       arm(fd, e, e.filter, e.triggers, EPOLL_CTL_MOD);
     if (oneshot)
-      e.enabled = false; // rule 7; EPOLLONESHOT disarmed it in the kernel too
+      e.enabled = false; // rule 7; EPOLLONESHOT disarmed it in the kernel, if it has it
     out.key = e.key;
     out.events = found;
     out.value = 0;
@@ -487,10 +522,12 @@ public:
         if (wakeup) // after the kernel's events, which were given room for
           n += queued.take(out + n, capacity - n);
         // Each registration drops at most one event before it is parked, disarmed or out
-        // of epoll; a batch's worth more are events of sockets removed while this thread
-        // waited for the lock (gone from epoll, they do not come back). Only a closed
-        // descriptor's stale events can come back beyond that.
-        budget = registrations + static_cast<std::size_t>(max) + 1;
+        // of epoll, and a one-shot over edge one more while disabled (it comes back only
+        // with a new edge, which wakes the port's descriptor again); a batch's worth more
+        // are events of sockets removed while this thread waited for the lock (gone from
+        // epoll, they do not come back). Only a closed descriptor's stale events can come
+        // back beyond that.
+        budget = 2 * registrations + static_cast<std::size_t>(max) + 1;
       }
       // A poll that does not wait returns fewer packets than asked only when nothing more
       // was ready (the inline driver relies on it): when epoll filled the batch, or
