@@ -86,6 +86,21 @@ inline an::registration enable(an::native_socket_type s, void* key, an::events f
   return r;
 }
 
+/// A one-shot level enable of `filter` that says none of it held since the last packet
+/// (`registration::unready`), or only `unready` of it.
+inline an::registration hinted_enable(an::native_socket_type s, void* key, an::events filter,
+                                      an::events unready)
+{
+  an::registration r = enable(s, key, filter, level_oneshot);
+  r.unready = unready;
+  return r;
+}
+
+inline an::registration hinted_enable(an::native_socket_type s, void* key, an::events filter)
+{
+  return hinted_enable(s, key, filter, filter);
+}
+
 /// What most cases start with (BOOST_FIXTURE_TEST_CASE): a port on the default backend and
 /// a connected TCP pair.
 struct port_and_pair

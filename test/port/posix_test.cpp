@@ -332,8 +332,7 @@ BOOST_FIXTURE_TEST_CASE(hinted_rearm_makes_no_system_call, port_and_pair)
 {
   int key = 0;
   const auto s = c.client.native();
-  an::registration hinted = enable(s, &key, events::in, level_oneshot);
-  hinted.unready = events::in;
+  const an::registration hinted = hinted_enable(s, &key, events::in);
   BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in, level_oneshot)));
   send_bytes(c.server.get());
   expect_notification(p, &key, events::in);
@@ -344,8 +343,7 @@ BOOST_FIXTURE_TEST_CASE(hinted_rearm_makes_no_system_call, port_and_pair)
   BOOST_TEST_REQUIRE(!apply(p, enable(s, &key, events::in, level_oneshot)));
   expect_notification(p, &key, events::in); // unread: the kernel was asked
   // A hint that leaves out part of the filter is no hint.
-  an::registration partial = enable(s, &key, events::in | events::hangup, level_oneshot);
-  partial.unready = events::in;
+  const an::registration partial = hinted_enable(s, &key, events::in | events::hangup, events::in);
   for (int i = 0; i < 2; ++i) // a new filter, then a re-enable
   {
     BOOST_TEST_REQUIRE(!apply(p, partial));

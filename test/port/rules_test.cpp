@@ -500,17 +500,6 @@ BOOST_AUTO_TEST_CASE(rule7_oneshot_reports_once_until_reenabled)
 
 // ---- the unready hint: a re-enable of a one-shot level registration after would-block ----
 
-namespace {
-
-an::registration hinted_rearm(an::native_socket_type s, void* key)
-{
-  an::registration r = enable(s, key, events::in | events::hangup, level_oneshot);
-  r.unready = events::in | events::hangup;
-  return r;
-}
-
-} // namespace
-
 // The reactor's re-arm after a read would block: what arrives after it is reported, once.
 BOOST_FIXTURE_TEST_CASE(hinted_rearm_reports_what_arrives_after_it, port_and_pair)
 {
@@ -522,7 +511,7 @@ BOOST_FIXTURE_TEST_CASE(hinted_rearm_reports_what_arrives_after_it, port_and_pai
     send_bytes(c.server.get());
     expect_notification(p, &key, events::in);
     BOOST_TEST(drain(c.client.get()) == 1u); // to would-block: the hint holds
-    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+    BOOST_TEST_REQUIRE(!apply(p, hinted_enable(s, &key, events::in | events::hangup)));
     expect_nothing(p);
   }
   c.server.reset(); // the peer's close after the hint: reported too
@@ -548,11 +537,11 @@ BOOST_FIXTURE_TEST_CASE(hinted_rearm_reports_what_arrived_while_disabled, port_a
     BOOST_TEST_REQUIRE(wait_readable(c.client.get()));
     if (dequeue_between)
       expect_nothing(p); // disabled: nothing, though the kernel may report it
-    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+    BOOST_TEST_REQUIRE(!apply(p, hinted_enable(s, &key, events::in | events::hangup)));
     expect_notification(p, &key, events::in);
     expect_nothing(p);
     BOOST_TEST(drain(c.client.get()) == 1u);
-    BOOST_TEST_REQUIRE(!apply(p, hinted_rearm(s, &key)));
+    BOOST_TEST_REQUIRE(!apply(p, hinted_enable(s, &key, events::in | events::hangup)));
   }
 }
 
