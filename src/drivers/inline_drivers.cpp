@@ -69,6 +69,8 @@ public:
   template <class Rearm>
   void handle(Rearm&& rearm)
   {
+    if (count_ == 1 && is_io_packet(packets_[0]))
+      return handle_one(rearm);
     thread_local std::vector<packet> io;
     try
     {
@@ -88,6 +90,18 @@ public:
   port& the_port() const noexcept { return port_; }
 
 private:
+  // The usual wake-up: one I/O packet, which no other thread could share. Copied out of the
+  // port's buffer, which the next wait may fill as soon as it is queued.
+  template <class Rearm>
+  void handle_one(Rearm& rearm)
+  {
+    const packet p = packets_[0];
+    rearm(exhausted());
+    op_queue done;
+    reactor_.handle(p, done);
+    reactor_.complete(done, completion_mode::dispatch, completion_mode::defer);
+  }
+
   // Without memory to copy the packets out of the port's buffer: every packet is handled
   // from it before the next wait is queued (which lets the buffer be reused), on this thread.
   template <class Rearm>

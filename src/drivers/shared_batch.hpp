@@ -172,6 +172,13 @@ private:
   std::atomic<std::size_t> next_{0};
 };
 
+/// Whether `p` carries readiness for a socket's operations, rather than being the port's own
+/// (a REMOVE or a user packet), which is handled where it is dequeued.
+inline bool is_io_packet(const packet& p) noexcept
+{
+  return p.kind != packet_kind::user && !has_any(p.events, events::remove);
+}
+
 /// The first half of handling one dequeue: the port's own packets are handled at once, the
 /// I/O packets copied to `io` (the port's buffer is the next dequeue's). Returns whether
 /// the user packet with `exit_key` was among them. Allocates nothing when `io` has room
@@ -188,7 +195,7 @@ bool partition_dequeued(Reactor& reactor, const packet* packets, std::size_t n,
     const packet& p = packets[i];
     if (p.kind == packet_kind::user && p.key == exit_key)
       exit_seen = true;
-    else if (p.kind == packet_kind::user || has_any(p.events, events::remove))
+    else if (!is_io_packet(p))
       reactor.handle(p, none);
     else
       io.push_back(p);
