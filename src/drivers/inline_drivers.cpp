@@ -147,14 +147,11 @@ public:
                                         "boost::asio_notify::reactor: inline driver");
   }
 
-  /// Queue the wait on the port's descriptor. `continuation`: called from our own
-  /// completion, in a thread running the io_context.
-  void arm(bool continuation)
+  /// Queue the first wait on the port's descriptor (the next ones: requeue).
+  void arm(bool)
   {
-    op_.keep_alive = this->shared_from_this();
-    asio_reactor_.start_op(Reactor::read_op, dequeuer_.the_port().native_handle(), descriptor_data_,
-                           &op_, continuation, true);
-    scheduler_.work_finished();
+    requeue(false);
+    scheduler_.work_finished(); // the wait on the port is not work
   }
 
   /// Take the wait out of Asio's reactor; it completes (aborted) or is destroyed later.
@@ -186,24 +183,37 @@ private:
       return dequeuer.exhausted() ? Operation::done_and_exhausted : Operation::done;
     }
 
+    // The wait holds its waiter from the first wait on (keep_alive); one that ends without
+    // a next (the driver stopped) or that the io_context's shutdown destroys lets it go.
     static void do_complete(void* owner, boost::asio::detail::scheduler_operation* base,
                             const boost::system::error_code& ec, std::size_t)
     {
-      auto self = std::move(static_cast<wait_op*>(base)->keep_alive);
-      if (owner && self) // else destroyed by the io_context's shutdown
-        self->on_dequeued(ec);
+      wait_op& op = *static_cast<wait_op*>(base);
+      if (owner && !ec && !op.waiter.stopped_)
+        return op.waiter.on_dequeued();
+      auto self = std::move(op.keep_alive);
+      if (owner && self)
+        self->scheduler_.work_started(); // for the scheduler's work_finished() after us
     }
 
     asio_reactor_waiter& waiter;
     std::shared_ptr<asio_reactor_waiter> keep_alive;
   };
 
-  void on_dequeued(const boost::system::error_code& ec)
+  // Queues the wait. Queued from the last wait's completion, the count Asio's start_op
+  // gives it stands for the one the scheduler takes off after that completion; the first
+  // wait gives it back (arm).
+  void requeue(bool continuation)
   {
-    scheduler_.work_started(); // for the scheduler's work_finished() after us
-    if (ec || stopped_)
-      return; // deregistered: the reactor is shutting down
-    dequeuer_.handle([this](bool continuation) { arm(continuation); });
+    if (!op_.keep_alive)
+      op_.keep_alive = this->shared_from_this();
+    asio_reactor_.start_op(Reactor::read_op, dequeuer_.the_port().native_handle(), descriptor_data_,
+                           &op_, continuation, true);
+  }
+
+  void on_dequeued()
+  {
+    dequeuer_.handle([this](bool continuation) { requeue(continuation); });
   }
 
   inline_dequeuer dequeuer_;
