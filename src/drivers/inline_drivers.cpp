@@ -300,10 +300,12 @@ public:
 
   ~inline_driver_with() override { stop(); }
 
-  void operation_queued() override
+  // Only the first wait is armed from here: the waiter queues every next one itself.
+  bool operation_queued() override
   {
     if (!armed_once_.load(std::memory_order_acquire) && !armed_once_.exchange(true))
       waiter_->arm(false);
+    return false;
   }
 
   void stop() override

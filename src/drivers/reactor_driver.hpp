@@ -68,7 +68,8 @@ class reactor_driver
 public:
   virtual ~reactor_driver() = default;
   /// An operation was queued: the driver must be (or become) able to see its packet.
-  virtual void operation_queued() = 0;
+  /// Returns whether it wants to be told again; once false, the reactor never calls it.
+  virtual bool operation_queued() = 0;
   /// Stop dequeuing for good; returns when no driver thread touches the port any more.
   virtual void stop() = 0;
 

@@ -55,7 +55,8 @@ public:
 
   ~thread_driver() override { stop(); }
 
-  void operation_queued() override {}
+  // The reactor threads dequeue from the start: nothing to arm.
+  bool operation_queued() override { return false; }
 
   void stop() override
   {

@@ -81,10 +81,16 @@ void reactor_core::impl::attach(const boost::asio::any_io_executor& io_executor)
   std::lock_guard<std::mutex> lock(driver_mutex);
   if (driver || shut_down.load())
     return;
-  driver = make_driver(io_executor, options, the_port, *this, driver_note);
+  install_driver(make_driver(io_executor, options, the_port, *this, driver_note));
+}
+
+void reactor_core::impl::install_driver(std::unique_ptr<reactor_driver> d)
+{
+  driver = std::move(d);
   registrations_by_driver.store(driver->apply({}), std::memory_order_relaxed);
   if (options.overlapped_receives || options.overlapped_sends)
     issuer.store(driver->channels(), std::memory_order_release);
+  tell_driver_queued.store(true, std::memory_order_release);
   driver_ready.store(true, std::memory_order_release);
 }
 
@@ -350,8 +356,8 @@ void reactor_core::impl::start_op(descriptor_state* s, op_type type, reactor_op*
         // back. Told under the lock, which keeps the operation from completing: once it
         // can, its handler may end the program's use of this reactor (the last step of a
         // composed operation on another thread), and this call may touch nothing of it.
-        if (driver_ready.load(std::memory_order_acquire))
-          driver->operation_queued();
+        if (tell_driver_queued.load(std::memory_order_acquire) && !driver->operation_queued())
+          tell_driver_queued.store(false, std::memory_order_relaxed);
       }
     }
   }
@@ -539,6 +545,7 @@ void reactor_core::impl::shutdown()
     if (shut_down.exchange(true))
       return;
     driver_ready.store(false, std::memory_order_release);
+    tell_driver_queued.store(false, std::memory_order_relaxed);
     registrations_by_driver.store(false, std::memory_order_relaxed);
     // Before the driver, whose channels they are: a transfer in flight keeps its
     // operation (and the buffers it uses) until its completion, in Asio's shutdown.

@@ -59,6 +59,10 @@ struct reactor_core::impl final
   reactor_options current_options() const;
   reactor_statistics statistics() const noexcept;
 
+  /// Runs `d` as this reactor's driver, before any operation starts: from `attach`, with the
+  /// driver's mutex held, or from a test with a driver of its own.
+  void install_driver(std::unique_ptr<reactor_driver> d);
+
   // --- what the drivers call ---
 
   /// Act on one packet, however late or stale; operations it finishes are appended to
@@ -108,6 +112,7 @@ private:
   mutable std::mutex driver_mutex;
   std::unique_ptr<reactor_driver> driver;
   std::atomic<bool> driver_ready{false};
+  std::atomic<bool> tell_driver_queued{false};      // until its operation_queued() says no more
   std::atomic<bool> registrations_by_driver{false}; // the driver applies them (apply())
   std::atomic<channel_issuer*> issuer{nullptr};     // the driver's, set once with it, if asked
   const char* driver_note = nullptr;                // set once, under driver_mutex

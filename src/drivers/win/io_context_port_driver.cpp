@@ -186,7 +186,7 @@ public:
   ~io_context_port_driver() override { stop(); }
 
   // The polls themselves are the io_context's work: nothing to arm.
-  void operation_queued() override {}
+  bool operation_queued() override { return false; }
 
   bool apply(boost::span<registration> regs) override
   {
